@@ -1,0 +1,56 @@
+/**
+ * @litho/core: render Litho design documents to png, jpeg, webp and pdf.
+ *
+ * @example
+ * import { render } from '@litho/core'
+ * const { bytes } = await render(design, { format: 'png', overrides: { 'title.text': 'Hello' } })
+ *
+ * @module @litho/core
+ */
+
+// Errors
+export { LithoError, formatIssues, type LithoErrorCode, type LithoErrorOptions, type LithoIssue } from './errors.js'
+
+// The design document
+export {
+  BARCODE_SYMBOLOGIES,
+  COMPONENT_SCHEMAS,
+  ColorSchema,
+  ComponentSchema,
+  DEFAULT_DYNAMIC,
+  DesignDocumentSchema,
+  MAX_DIMENSION,
+  OVERRIDABLE_FIELDS,
+  PaintSchema,
+  type BarcodeComponent,
+  type Component,
+  type ComponentInput,
+  type ComponentType,
+  type DesignDocument,
+  type DesignDocumentInput,
+  type GroupComponent,
+  type ImageComponent,
+  type Paint,
+  type QrCodeComponent,
+  type ShapeComponent,
+  type TextComponent,
+  type Variation,
+} from './design/schema.js'
+export { isCssColor } from './design/color.js'
+export { validateDesign } from './design/validate-design.js'
+export { walkComponents, indexComponents } from './design/walk.js'
+export { getDynamicData, getDynamicList, type DynamicData } from './design/dynamic-fields.js'
+export {
+  RESERVED_PARAMETERS,
+  applyOverrides,
+  parseOverrides,
+  type AppliedOverrides,
+  type IgnoredOverride,
+  type IgnoredReason,
+  type OverrideEntry,
+  type OverrideInput,
+  type ParseOverridesOptions,
+  type ParsedOverrides,
+} from './design/overrides.js'
+export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
+export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'

@@ -1,0 +1,359 @@
+import { describe, expect, it } from 'vitest'
+import { LithoError, type LithoIssue } from '../../src/errors.js'
+import { isCssColor } from '../../src/design/color.js'
+import { getDesignGuide } from '../../src/design/guide.js'
+import { validateDesign } from '../../src/design/validate-design.js'
+
+/** A document of the given extra fields on a 100x100 canvas. */
+const doc = (extra: Record<string, unknown> = {}) => ({ version: 2, width: 100, height: 100, ...extra })
+/** A text component keyed `title`, with the given extra fields. */
+const text = (extra: Record<string, unknown> = {}) => ({ type: 'text', key: 'title', width: 10, height: 10, ...extra })
+
+function invalid(document: unknown): LithoError {
+  try {
+    validateDesign(document)
+  } catch (error) {
+    if (LithoError.isInstance(error)) return error
+    throw error
+  }
+  throw new Error('expected validateDesign to throw')
+}
+
+/** Asserts the document is rejected with exactly these issues, each also a line of the message. */
+function expectIssues(document: unknown, issues: LithoIssue[]): void {
+  const error = invalid(document)
+  expect(error.code).toBe('ERR_INVALID_DESIGN')
+  expect(error.issues).toEqual(issues)
+  const lines = error.message.split('\n')
+  expect(lines[0]).toBe(`Invalid design document (${issues.length === 1 ? '1 problem' : `${issues.length} problems`}):`)
+  for (const issue of issues) expect(lines).toContain(issue.path ? `${issue.path}: ${issue.message}` : issue.message)
+}
+
+const expectOne = (document: unknown, path: string, message: string) => expectIssues(document, [{ path, message }])
+
+const COLOUR_MESSAGE = (received: string) => `expected a CSS colour such as "#1a1a1a", "rgb(0 0 0 / 50%)" or "transparent", received ${JSON.stringify(received)}`
+
+describe('validateDesign › accepts', () => {
+  it('a minimal document, with defaults applied', () => {
+    expect(validateDesign({ version: 2, width: 1, height: 1 })).toEqual({ version: 2, width: 1, height: 1, fonts: [], components: [], variations: [] })
+  })
+
+  it('the largest canvas, 4096x4096', () => {
+    expect(validateDesign(doc({ width: 4096, height: 4096 })).width).toBe(4096)
+  })
+
+  it('a minimal text component, with every default applied', () => {
+    const [title] = validateDesign(doc({ components: [text()] })).components
+    expect(title).toMatchObject({
+      type: 'text',
+      key: 'title',
+      x: 0,
+      y: 0,
+      rotation: 0,
+      opacity: 1,
+      visible: true,
+      text: '',
+      fontFamily: 'sans-serif',
+      fontSize: 32,
+      fontWeight: 400,
+      fontStyle: 'normal',
+      color: '#000000',
+      align: 'left',
+      verticalAlign: 'top',
+      lineHeight: 1.2,
+      letterSpacing: 0,
+      textTransform: 'none',
+      direction: 'auto',
+    })
+    expect(title?.dynamic).toBeUndefined()
+  })
+
+  it("the guide's full example, with defaults applied", () => {
+    const { example } = getDesignGuide()
+    const before = JSON.stringify(example)
+    const design = validateDesign(example)
+    expect(JSON.stringify(example)).toBe(before) // the input is never mutated
+    const byKey = new Map<string, Record<string, unknown>>()
+    const visit = (components: readonly unknown[]) => {
+      for (const component of components as Array<Record<string, unknown>>) {
+        byKey.set(component.key as string, component)
+        if (Array.isArray(component.children)) visit(component.children)
+      }
+    }
+    visit(design.components)
+    expect(byKey.get('price')).toMatchObject({ fontWeight: 700, x: 0, y: 0, align: 'left' }) // "bold" becomes 700
+    expect(byKey.get('price-tag')).toMatchObject({ clip: false, layout: { direction: 'row', wrap: false, gap: 16 } })
+    expect(byKey.get('qr')).toMatchObject({ errorCorrection: 'M', opacity: 1 })
+    expect(byKey.get('ean')).toMatchObject({ showText: true, symbology: 'ean13' })
+    expect(byKey.get('logo')).toMatchObject({ fit: 'contain', focus: { x: 0.5, y: 0.5 } })
+    expect(byKey.get('card')).toMatchObject({ border: { color: '#f1d6bd', width: 2, style: 'solid' }, dynamic: [] })
+    expect(byKey.get('sale-badge')).toMatchObject({ stroke: { style: 'solid' } })
+    expect(design.fonts).toEqual([])
+    expect(design.variations.map((v) => v.id)).toEqual(['story', 'thumbnail'])
+  })
+
+  it('a gradient background, filling in its defaults', () => {
+    const stops = [
+      { offset: 0, color: '#fff' },
+      { offset: 1, color: 'black' },
+    ]
+    expect(validateDesign(doc({ background: { type: 'linear', stops } })).background).toEqual({ type: 'linear', angle: 180, stops })
+    expect(validateDesign(doc({ background: { type: 'radial', stops } })).background).toEqual({ type: 'radial', center: { x: 0.5, y: 0.5 }, stops })
+  })
+
+  it.each(['#abc', '#aabbccdd', 'rgb(0 0 0 / 50%)', 'hsl(120, 50%, 50%)', 'rebeccapurple', 'transparent'])('the colour %s', (color) => {
+    expect(validateDesign(doc({ background: color, components: [text({ color })] })).background).toBe(color)
+  })
+
+  it('https and data:image sources', () => {
+    const images = ['https://example.com/a.png', 'data:image/png;base64,iVBORw0KGgo='].map((src, i) => ({ type: 'image', key: `i${i}`, width: 1, height: 1, src }))
+    expect(validateDesign(doc({ components: images })).components).toHaveLength(2)
+  })
+
+  it('an explicit empty dynamic list (nothing overridable)', () => {
+    expect(validateDesign(doc({ components: [text({ dynamic: [] })] })).components[0]?.dynamic).toEqual([])
+  })
+})
+
+describe('validateDesign › rejects the canvas', () => {
+  it('0 wide', () => expectOne(doc({ width: 0 }), 'width', 'expected a whole number of pixels between 1 and 4096, received 0'))
+  it('4097 wide', () => expectOne(doc({ width: 4097 }), 'width', 'expected a whole number of pixels between 1 and 4096, received 4097'))
+  it('a non-integer width', () => expectOne(doc({ width: 10.5 }), 'width', 'expected a whole number of pixels between 1 and 4096, received 10.5'))
+  it('a width given as a string', () => expectOne(doc({ width: '100' }), 'width', 'expected a whole number of pixels between 1 and 4096, received "100"'))
+  it('version 1', () => expectOne(doc({ version: 1 }), 'version', 'expected version 2, received 1'))
+  it('a document that is not an object', () => expectOne(42, '', 'expected object, received 42'))
+  it('an unknown top-level field', () => expectOne(doc({ colour: 'red' }), '', 'unknown field "colour"'))
+})
+
+describe('validateDesign › rejects components', () => {
+  it('an unknown component type', () =>
+    expectOne(
+      doc({ components: [{ type: 'video', key: 'v', width: 1, height: 1 }] }),
+      'components[0].type',
+      'expected "type" to be one of text, image, shape, qrcode, barcode, group, received "video"',
+    ))
+
+  it('a component without a type', () =>
+    expectOne(
+      doc({ components: [{ key: 'v', width: 1, height: 1 }] }),
+      'components[0].type',
+      'expected "type" to be one of text, image, shape, qrcode, barcode, group, received nothing',
+    ))
+
+  it('an unknown field (the typo fontsize)', () => expectOne(doc({ components: [text({ fontsize: 40 })] }), 'components[0]', 'unknown field "fontsize"'))
+
+  it('fontSize "big", as a line of the message and as an issue', () => {
+    const error = invalid(doc({ components: [text({ fontSize: 'big' })] }))
+    expect(error.code).toBe('ERR_INVALID_DESIGN')
+    expect(error.message.split('\n')).toContain('components[0].fontSize: expected a number between 1 and 1000, received "big"')
+    expect(error.issues).toEqual([{ path: 'components[0].fontSize', message: 'expected a number between 1 and 1000, received "big"' }])
+  })
+
+  it('a missing width and height', () =>
+    expectIssues(doc({ components: [{ type: 'shape', key: 's' }] }), [
+      { path: 'components[0].width', message: 'expected a width between 0 and 100000 pixels, received nothing' },
+      { path: 'components[0].height', message: 'expected a height between 0 and 100000 pixels, received nothing' },
+    ]))
+
+  it('a key with a space', () =>
+    expectOne(doc({ components: [text({ key: 'my title' })] }), 'components[0].key', 'expected a key of letters, digits, "_" and "-" only, received "my title"'))
+
+  it.each(['#12', 'nocolor', 'rgb(1,2)'])('the colour %s', (color) => {
+    expectOne(doc({ components: [text({ color })] }), 'components[0].color', COLOUR_MESSAGE(color))
+    expectOne(doc({ background: color }), 'background', COLOUR_MESSAGE(color))
+  })
+
+  it('a colour inside a gradient stop', () =>
+    expectOne(
+      doc({ background: { type: 'linear', stops: [{ offset: 0, color: '#fff' }, { offset: 1, color: 'nocolor' }] } }),
+      'background.stops[1].color',
+      COLOUR_MESSAGE('nocolor'),
+    ))
+
+  it('a gradient with one stop', () =>
+    expectOne(
+      doc({ components: [{ type: 'shape', key: 's', width: 1, height: 1, fill: { type: 'radial', stops: [{ offset: 0, color: '#fff' }] } }] }),
+      'components[0].fill.stops',
+      'expected at least 2 gradient stops, received an array',
+    ))
+
+  it('a gradient stop offset above 1', () =>
+    expectOne(
+      doc({ background: { type: 'linear', stops: [{ offset: 0, color: '#fff' }, { offset: 2, color: '#000' }] } }),
+      'background.stops[1].offset',
+      'expected a number between 0 and 1, received 2',
+    ))
+
+  it('opacity 2', () => expectOne(doc({ components: [text({ opacity: 2 })] }), 'components[0].opacity', 'expected a number between 0 and 1, received 2'))
+
+  it('an image src /etc/passwd', () =>
+    expectOne(
+      doc({ components: [{ type: 'image', key: 'i', width: 1, height: 1, src: '/etc/passwd' }] }),
+      'components[0].src',
+      'expected an https URL or a data:image/… URI, received "/etc/passwd"',
+    ))
+
+  it('an image src file:///etc/passwd', () =>
+    expectOne(
+      doc({ components: [{ type: 'image', key: 'i', width: 1, height: 1, src: 'file:///etc/passwd' }] }),
+      'components[0].src',
+      'expected an https URL or a data:image/… URI, received "file:///etc/passwd"',
+    ))
+
+  it('an error inside a group child, with its path', () =>
+    expectOne(
+      doc({ components: [{ type: 'group', key: 'g', width: 1, height: 1, children: [text({ fontSize: 0 })] }] }),
+      'components[0].children[0].fontSize',
+      'expected a number between 1 and 1000, received 0',
+    ))
+})
+
+describe('validateDesign › rejects structure', () => {
+  it('duplicate keys', () =>
+    expectOne(doc({ components: [text(), text()] }), 'components[1].key', 'expected a unique key, received "title" (already used at components[0])'))
+
+  it('a duplicate key inside a group', () =>
+    expectOne(
+      doc({ components: [text(), { type: 'group', key: 'g', width: 1, height: 1, children: [text()] }] }),
+      'components[1].children[0].key',
+      'expected a unique key, received "title" (already used at components[0])',
+    ))
+
+  it('a dynamic entry that is not a field of the type', () => {
+    const error = invalid(doc({ components: [text({ dynamic: ['text', 'src'] })] }))
+    expect(error.issues).toHaveLength(1)
+    expect(error.issues[0]?.path).toBe('components[0].dynamic[1]')
+    expect(error.issues[0]?.message).toMatch(/^expected a field of a text component \(x, y, width, height, .*fontSize.*\), received "src"$/)
+  })
+
+  it('a dynamic entry naming a structural field', () => {
+    const error = invalid(doc({ components: [{ type: 'group', key: 'g', width: 1, height: 1, dynamic: ['children'] }] }))
+    expect(error.issues.map((issue) => issue.path)).toEqual(['components[0].dynamic[0]'])
+  })
+})
+
+describe('validateDesign › rejects variations', () => {
+  const variation = (extra: Record<string, unknown> = {}) => ({ id: 'story', width: 1080, height: 1920, ...extra })
+
+  it('the id "master"', () =>
+    expectOne(doc({ variations: [variation({ id: 'master' })] }), 'variations[0].id', 'expected an id other than "master" (the base size), received "master"'))
+
+  it('duplicate ids', () =>
+    expectOne(doc({ variations: [variation(), variation({ width: 540 })] }), 'variations[1].id', 'expected a unique variation id, received "story"'))
+
+  it('a size above 4096', () =>
+    expectOne(doc({ variations: [variation({ height: 5000 })] }), 'variations[0].height', 'expected a whole number of pixels between 1 and 4096, received 5000'))
+
+  it('a patch for an unknown key', () =>
+    expectOne(
+      doc({ components: [text()], variations: [variation({ components: { subtitle: { y: 10 } } })] }),
+      'variations[0].components.subtitle',
+      'expected the key of a component, received "subtitle"',
+    ))
+
+  it('a patch with an invalid value', () =>
+    expectOne(
+      doc({ components: [text()], variations: [variation({ components: { title: { fontSize: 'big' } } })] }),
+      'variations[0].components.title.fontSize',
+      'expected a number between 1 and 1000, received "big"',
+    ))
+
+  it('a patch with a field the type does not have', () =>
+    expectOne(doc({ components: [text()], variations: [variation({ components: { title: { src: 'https://example.com/a.png' } } })] }), 'variations[0].components.title', 'unknown field "src"'))
+
+  it('a patch that changes the key', () =>
+    expectOne(doc({ components: [text()], variations: [variation({ components: { title: { key: 'other' } } })] }), 'variations[0].components.title.key', 'a variation cannot change "key"'))
+})
+
+describe('validateDesign › reports every problem at once', () => {
+  it('counts every schema problem in one error', () => {
+    const error = invalid({
+      version: 1,
+      width: 0,
+      height: 4097,
+      components: [
+        { type: 'video', key: 'v', width: 1, height: 1 },
+        text({ fontsize: 3, color: '#12', opacity: 2 }),
+        { type: 'image', key: 'i', width: 1, height: 1, src: '/etc/passwd' },
+      ],
+      variations: [{ id: 'master', width: 1, height: 1 }],
+    })
+    // Order follows zod's checks (refinements such as colours come last); compare as a set.
+    expect(error.issues.map((issue) => issue.path).sort()).toEqual([
+      'version',
+      'width',
+      'height',
+      'components[0].type',
+      'components[1].color',
+      'components[1].opacity',
+      'components[1]',
+      'components[2].src',
+      'variations[0].id',
+    ].sort())
+    expect(error.message.split('\n')[0]).toBe('Invalid design document (9 problems):')
+    expect(error.message.split('\n')).toHaveLength(10)
+  })
+
+  it('counts every structural problem in one error', () => {
+    const error = invalid(
+      doc({
+        components: [text({ dynamic: ['src'] }), text()],
+        variations: [
+          { id: 'a', width: 1, height: 1, components: { nope: {} } },
+          { id: 'a', width: 1, height: 1 },
+        ],
+      }),
+    )
+    expect(error.issues.map((issue) => issue.path)).toEqual(['components[0].dynamic[0]', 'components[1].key', 'variations[0].components.nope', 'variations[1].id'])
+    expect(error.message).toMatch(/^Invalid design document \(4 problems\):\n/)
+  })
+
+  it('is a LithoError with a JSON form carrying the issues', () => {
+    const error = invalid(doc({ width: 0 }))
+    expect(error).toBeInstanceOf(Error)
+    expect(error.toJSON()).toMatchObject({ name: 'LithoError', code: 'ERR_INVALID_DESIGN', issues: [{ path: 'width' }] })
+  })
+})
+
+describe('isCssColor', () => {
+  it.each([
+    '#abc',
+    '#ABCD',
+    '#aabbcc',
+    '#aabbccdd',
+    ' #fff ',
+    'red',
+    'RebeccaPurple',
+    'transparent',
+    'rgb(255, 0, 0)',
+    'rgba(0,0,0,0.5)',
+    'rgb(0 0 0 / 50%)',
+    'rgb(100% 0% 0%)',
+    'RGB(1, 2, 3)',
+    'hsl(120, 50%, 50%)',
+    'hsla(120deg 50% 50% / 0.3)',
+    'hsl(0.5turn 10% 10%)',
+  ])('accepts %j', (value) => expect(isCssColor(value)).toBe(true))
+
+  it.each([
+    '',
+    '   ',
+    '#',
+    '#12',
+    '#12345',
+    '#1234567',
+    '#ggg',
+    'abc',
+    'nocolor',
+    'currentColor',
+    'inherit',
+    'rgb(1,2)',
+    'rgb(1, 2 3)',
+    'rgb(1 2 3 4)',
+    'rgb()',
+    'hsl(120 50% 50%',
+    'url(https://example.com/a.png)',
+    'red; background: blue',
+    `rgb(${'1'.repeat(60)}, 0, 0)`,
+  ])('rejects %j', (value) => expect(isCssColor(value)).toBe(false))
+})
