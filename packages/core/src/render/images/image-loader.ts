@@ -1,0 +1,225 @@
+/**
+ * The image loader: turns an image source (https URL or data: URI) into a data: URI sized for
+ * its box, ready for satori/resvg. Fetched bytes and prepared results are cached in bounded
+ * LRUs, and concurrent requests for one URL share a single fetch.
+ *
+ * @module render/images/image-loader
+ */
+import { createHash } from 'node:crypto'
+import { LithoError } from '../../errors.js'
+import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeSource } from './describe-source.js'
+import { DEFAULT_FETCH_LIMITS, fetchRemote, type FetchLimits } from './fetch-remote.js'
+import { createLruCache } from '../../_internal/lru.js'
+import { assertNetworkPolicy, type NetworkPolicy } from './network-policy.js'
+import { normalizeBox } from './plan-resize.js'
+import { ImageRefusal, resizeImage } from './resize-image.js'
+import { describeContent, sniffImageFormat } from './sniff-format.js'
+
+/** Fetch limits plus the decoded-size budget. */
+export interface ImageLimits extends FetchLimits {
+  /** Most decoded input pixels (width × height of one frame) accepted. */
+  maxPixels: number
+}
+
+/** The limits used when none are given (reliability.md §0). */
+export const DEFAULT_IMAGE_LIMITS: ImageLimits = Object.freeze({
+  ...DEFAULT_FETCH_LIMITS,
+  // imgproxy IMGPROXY_MAX_SRC_RESOLUTION: 50 MP decodes in well under a second and a few hundred
+  // MB; sharp's own default (268 MP) is too lax for a multi-tenant renderer.
+  maxPixels: 50_000_000,
+})
+
+/** The box an image is drawn into, in CSS pixels. */
+export interface ImageBox {
+  width: number
+  height: number
+  fit: 'cover' | 'contain' | 'fill'
+  /** The point to keep in view when cropping, 0..1 on each axis (default 0.5, 0.5). */
+  focus?: { x: number; y: number }
+  /** Output pixel scale (default 1). */
+  scale?: number
+}
+
+/** An image ready to embed. */
+export interface PreparedImage {
+  dataUri: string
+  /** CSS px of the box area it covers: for contain, the fitted size; else the box size. */
+  width: number
+  height: number
+  pixelWidth: number
+  pixelHeight: number
+  mime: 'image/jpeg' | 'image/png'
+}
+
+/** Options of {@link createImageLoader}. */
+export interface ImageLoaderOptions {
+  /** Where fetches may go; default: https only, public addresses only. */
+  policy?: NetworkPolicy
+  /** Overrides of {@link DEFAULT_IMAGE_LIMITS}. */
+  limits?: Partial<ImageLimits>
+  /** max entries of each cache (default 64) */
+  cacheEntries?: number
+  /** max total bytes of cached bytes, per cache: source bytes, and prepared data: URIs (default 64 MiB) */
+  cacheBytes?: number
+}
+
+/** Loads and sizes images for one renderer (one worker thread). */
+export interface ImageLoader {
+  /** Fetches (or decodes) `src` and returns it sized for `box`. */
+  prepare(src: string, box: ImageBox): Promise<PreparedImage>
+  /** Empties both caches. */
+  clear(): void
+}
+
+// A design references a handful of images, reused across variations and batch rows; a few dozen
+// entries cover that while keeping the retained object count small.
+const DEFAULT_CACHE_ENTRIES = 64
+// The byte bound is what protects memory: 64 MB holds two maximum-size (25 MB) sources plus
+// small ones. It applies to each cache and each loader (one per worker thread), so the process
+// total is about 2 × 64 MB × workers.
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+// What we ask servers for; the bytes are sniffed regardless of what comes back.
+const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/svg+xml;q=0.9,*/*;q=0.1'
+
+interface Source {
+  bytes: Buffer
+  contentType: string | undefined
+  /** Content hash, the key of the prepared cache. */
+  hash: string
+}
+
+/**
+ * Creates an image loader with its own caches.
+ *
+ * @example
+ * const images = createImageLoader({ policy: networkPolicyFromEnv() })
+ * const hero = await images.prepare('https://cdn.example.com/hero.jpg', { width: 1200, height: 630, fit: 'cover' })
+ * // hero.dataUri → 'data:image/jpeg;base64,…'
+ */
+export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader {
+  // No permissive default: without an explicit policy, only https to public addresses.
+  const policy: NetworkPolicy = options.policy ?? { allowHttp: false, allowNetworks: [] }
+  assertNetworkPolicy(policy, 'options.policy')
+  const limits = resolveImageLimits(options.limits)
+  const cacheEntries = resolveCount('cacheEntries', options.cacheEntries, DEFAULT_CACHE_ENTRIES)
+  const cacheBytes = resolveCount('cacheBytes', options.cacheBytes, DEFAULT_CACHE_BYTES)
+
+  // Raw bytes by URL, so a second box for the same image skips the network.
+  const sources = createLruCache<string, Source>({ maxEntries: cacheEntries, maxSize: cacheBytes, sizeOf: (source) => source.bytes.byteLength })
+  // Finished results by content and geometry; a data: URI string is ~1 byte per character.
+  const prepared = createLruCache<string, PreparedImage>({ maxEntries: cacheEntries, maxSize: cacheBytes, sizeOf: (image) => image.dataUri.length })
+  // One fetch per URL at a time; entries live only while the fetch is pending.
+  const inFlight = new Map<string, Promise<Source>>()
+  // Bumped by clear(), so a fetch that started before clear() does not refill the cache.
+  let generation = 0
+
+  async function loadSource(src: string): Promise<Source> {
+    // data: URIs are decoded each time instead of cached: the caller already holds the bytes
+    // (in the URI), and caching would keep a second copy.
+    if (/^\s*data:/i.test(src)) return toSource(await fetchRemote(src, { policy, limits, accept: ACCEPT }))
+
+    const cached = sources.get(src)
+    if (cached !== undefined) return cached
+    const pending = inFlight.get(src)
+    if (pending !== undefined) return pending
+
+    const started = generation
+    const fetching = fetchRemote(src, { policy, limits, accept: ACCEPT }).then((fetched) => {
+      const source = toSource(fetched)
+      if (generation === started) sources.set(src, source)
+      return source
+    })
+    inFlight.set(src, fetching)
+    try {
+      return await fetching
+    } finally {
+      inFlight.delete(src)
+    }
+  }
+
+  return {
+    async prepare(src, box) {
+      if (typeof src !== 'string') throw invalidArgument(`Expected src to be a URL string but received ${describeReceived(src)}`)
+      const normalized = normalizeBox(box)
+      const source = await loadSource(src)
+
+      // focus only matters for cover; leaving it out of other keys lets them share entries.
+      const focusKey = normalized.fit === 'cover' ? `${normalized.focus.x},${normalized.focus.y}` : '-'
+      const key = `${source.hash}|${normalized.width}x${normalized.height}|${normalized.fit}|${focusKey}|${normalized.scale}`
+      const hit = prepared.get(key)
+      if (hit !== undefined) return hit
+
+      const format = sniffImageFormat(source.bytes)
+      if (format === undefined) {
+        const found = describeFound(source)
+        throw new LithoError('ERR_IMAGE_INVALID', `${describeSource(src)} is not a supported image (found ${found})`, {
+          details: { url: describeSource(src), reason: 'unsupported_format', found },
+        })
+      }
+
+      const started = generation
+      let image: PreparedImage
+      try {
+        image = Object.freeze(await resizeImage(source.bytes, format, normalized, limits.maxPixels))
+      } catch (error) {
+        if (!(error instanceof ImageRefusal)) throw error
+        throw new LithoError('ERR_IMAGE_INVALID', `${describeSource(src)} ${error.message}`, {
+          cause: error.cause,
+          details: { url: describeSource(src), reason: error.reason, format, ...error.extra },
+        })
+      }
+      if (generation === started) prepared.set(key, image)
+      return image
+    },
+    clear() {
+      generation++
+      sources.clear()
+      prepared.clear()
+    },
+  }
+}
+
+function toSource(fetched: { bytes: Buffer; contentType: string | undefined }): Source {
+  // SHA-1 is a cache key here, not a signature: it only has to tell different images apart.
+  const hash = createHash('sha1').update(fetched.bytes).digest('hex')
+  return { bytes: fetched.bytes, contentType: fetched.contentType, hash }
+}
+
+const SUPPORTED_MIME_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif', 'image/svg+xml'])
+
+/**
+ * What the bytes turned out to be. The declared type alone when it is not an image type we
+ * support (`found text/html`); otherwise what the bytes look like, since the header lied.
+ */
+function describeFound(source: Source): string {
+  const declared = source.contentType?.split(';')[0]?.trim().toLowerCase()
+  // Server-supplied text: only echo it when it has the shape of a media type.
+  const safeDeclared = declared !== undefined && /^[a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_.+-]{1,64}$/.test(declared) ? declared : undefined
+  if (safeDeclared !== undefined && !SUPPORTED_MIME_TYPES.has(safeDeclared)) return safeDeclared
+  const content = describeContent(source.bytes)
+  return safeDeclared === undefined ? content : `${content} served as ${safeDeclared}`
+}
+
+function resolveImageLimits(limits: Partial<ImageLimits> | undefined): ImageLimits {
+  if (limits !== undefined && (typeof limits !== 'object' || limits === null)) {
+    throw invalidArgument(`Expected limits to be an object but received ${describeReceived(limits)}`)
+  }
+  const resolved = { ...DEFAULT_IMAGE_LIMITS, ...limits }
+  for (const key of ['maxBytes', 'connectTimeoutMs', 'timeoutMs', 'maxRedirects', 'maxPixels'] as const) {
+    const value = resolved[key]
+    const min = key === 'maxRedirects' ? 0 : 1
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+      throw invalidArgument(`Expected limits.${key} to be an integer >= ${min} but received ${describeReceived(value)}`)
+    }
+  }
+  return resolved
+}
+
+function resolveCount(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw invalidArgument(`Expected ${name} to be an integer >= 0 but received ${describeReceived(value)}`)
+  }
+  return value
+}
