@@ -54,3 +54,18 @@ export {
 } from './design/overrides.js'
 export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
+
+// Rendering
+export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
+export { resolveOutputOptions, type RenderOptions, type RenderResult } from './render/render-document.js'
+export { createRenderer, render, type Renderer, type RendererOptions } from './render/renderer.js'
+export { createRenderPool, type RenderPool, type RenderPoolOptions } from './render/pool.js'
+export {
+  DEFAULT_FETCH_LIMITS,
+  DEFAULT_IMAGE_LIMITS,
+  isAddressAllowed,
+  networkPolicyFromEnv,
+  type FetchLimits,
+  type ImageLimits,
+  type NetworkPolicy,
+} from './render/images/index.js'

@@ -1,0 +1,57 @@
+/**
+ * SVG → vector PDF with pdfkit (through svg-to-pdfkit): shapes and glyph outlines stay
+ * vectors, raster images are embedded once, one page whose size in points equals the
+ * design's size in pixels.
+ *
+ * @module render/pdf
+ */
+import PDFDocument from 'pdfkit'
+import SVGtoPDF from 'svg-to-pdfkit'
+
+// A fixed date makes the file ID and metadata, and so the bytes, deterministic.
+const EPOCH = new Date(0)
+
+/**
+ * Rewrites satori's SVG where svg-to-pdfkit reads it differently from resvg
+ * (render-stack.md, PDF). Masks are already gone (optimizeSvg), which also keeps an
+ * image's clip-path working in svg-to-pdfkit. It cannot open `data:image/svg+xml` images
+ * (QR codes, barcodes, emoji), so they are inlined as nested `<svg>` elements.
+ */
+export function adaptSvgForPdf(svg: string): string {
+  return svg.replace(/<image([^>]*?)href="data:image\/svg\+xml;base64,([^"]+)"([^>]*?)\/>/g, (_all, before: string, data: string, after: string) => {
+    const attrs = `${before} ${after}`
+    const pick = (name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(attrs)?.[1]
+    const inner = Buffer.from(data, 'base64').toString('utf8')
+    const open = /<svg\b[^>]*>/.exec(inner)?.[0] ?? '<svg>'
+    const body = inner.slice(inner.indexOf(open) + open.length).replace(/<\/svg>\s*$/, '')
+    const viewBox = /viewBox="([^"]*)"/.exec(open)?.[1]
+    const par = /preserveAspectRatio="([^"]*)"/.exec(open)?.[1] ?? pick('preserveAspectRatio') ?? 'xMidYMid meet'
+    const nested = `<svg x="${pick('x') ?? 0}" y="${pick('y') ?? 0}" width="${pick('width') ?? '100%'}" height="${pick('height') ?? '100%'}"${viewBox ? ` viewBox="${viewBox}"` : ''} preserveAspectRatio="${par}">${body}</svg>`
+    const transform = pick('transform')
+    const clip = pick('clip-path')
+    return `<g${transform ? ` transform="${transform}"` : ''}${clip ? ` clip-path="${clip}"` : ''}>${nested}</g>`
+  })
+}
+
+/** Draws `svg` (width x height px) on a single PDF page of width x height pt. */
+export function svgToPdf(svg: string, width: number, height: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: [width, height],
+      margin: 0,
+      autoFirstPage: true,
+      compress: true,
+      info: { Producer: 'Litho', Creator: 'Litho', CreationDate: EPOCH, ModDate: EPOCH },
+    })
+    const chunks: Buffer[] = []
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+    try {
+      SVGtoPDF(doc, adaptSvgForPdf(svg), 0, 0, { width, height, assumePt: true, preserveAspectRatio: 'none' })
+      doc.end()
+    } catch (error) {
+      reject(error)
+    }
+  })
+}

@@ -1,0 +1,88 @@
+/**
+ * The render pool: worker threads (piscina) sized to the machine, each with its fonts
+ * parsed once and warmed by a first render, so a server renders on every core without
+ * blocking its event loop. A bounded queue turns overload into a clear error
+ * (ERR_RENDER_BUSY) instead of unbounded memory and latency.
+ *
+ * @module render/pool
+ */
+import { availableParallelism } from 'node:os'
+import { Piscina } from 'piscina'
+import { LithoError } from '../errors.js'
+import type { RenderOptions, RenderResult } from './render-document.js'
+import type { Renderer, RendererOptions } from './renderer.js'
+import type { WorkerData, WorkerReply, WorkerTask } from './worker.js'
+
+/** Options of {@link createRenderPool}. */
+export interface RenderPoolOptions extends RendererOptions {
+  /** Worker threads. @default os.availableParallelism() */
+  threads?: number
+  /** Renders waiting beyond the running ones before `render` fails with ERR_RENDER_BUSY. @default threads × 32 */
+  maxQueue?: number
+  /** URL of the worker module (for bundlers that move files). @default the package's render-worker.js */
+  workerUrl?: URL | string
+}
+
+/** A renderer backed by worker threads. */
+export interface RenderPool extends Renderer {
+  /** Number of worker threads. */
+  readonly threads: number
+  /** Renders waiting for a worker, and renders finished since the pool started. */
+  stats(): { queued: number; completed: number }
+  /** Resolves when every worker has started and rendered its warm-up design. */
+  ready(): Promise<void>
+}
+
+function defaultWorkerUrl(): URL {
+  // In the published package this file is bundled into dist/index.js beside
+  // dist/render-worker.js. Run from source (tests), fall back to the built worker.
+  const here = import.meta.url
+  return here.endsWith('.ts') ? new URL('../../dist/render-worker.js', here) : new URL('./render-worker.js', here)
+}
+
+/**
+ * Creates a pool of render worker threads.
+ *
+ * @example
+ * const pool = createRenderPool()
+ * const { bytes } = await pool.render(design, { format: 'jpeg', quality: 85 })
+ * await pool.close()
+ */
+export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
+  const threads = Math.max(1, options.threads ?? availableParallelism())
+  const workerData: WorkerData = {
+    renderer: { ...(options.network ? { network: options.network } : {}), ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}), ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}) },
+  }
+  const piscina = new Piscina<WorkerTask, WorkerReply>({
+    filename: String(options.workerUrl ?? defaultWorkerUrl()),
+    minThreads: threads,
+    maxThreads: threads,
+    maxQueue: options.maxQueue ?? threads * 32,
+    // Warm workers are the point of the pool: never let them idle out.
+    idleTimeout: 2 ** 31 - 1,
+    workerData,
+  })
+  const warm = Promise.all(Array.from({ length: threads }, () => piscina.run({ kind: 'warm' }))).then(() => undefined)
+  warm.catch(() => {})
+
+  return {
+    threads,
+    async render(document, renderOptions: RenderOptions = {}): Promise<RenderResult> {
+      let reply: WorkerReply
+      try {
+        reply = await piscina.run({ kind: 'render', document, options: renderOptions })
+      } catch (error) {
+        if (/queue is at limit/i.test(String((error as Error).message)))
+          throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${piscina.queueSize} waiting); retry shortly`, { cause: error })
+        throw new LithoError('ERR_RENDER_FAILED', `render worker failed: ${(error as Error).message}`, { cause: error })
+      }
+      if (reply.ok && reply.result) return { ...reply.result, bytes: new Uint8Array(reply.result.bytes) }
+      throw LithoError.fromJSON(reply.error!)
+    },
+    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    ready: () => warm,
+    async close() {
+      await piscina.destroy()
+    },
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * In-process rendering: `createRenderer()` for embedders who want renders on their own
+ * thread, and the `render()` shortcut. Servers should use `createRenderPool()` instead,
+ * because resvg rasterises synchronously and would block the event loop.
+ *
+ * @module render/renderer
+ */
+import { createImageLoader, fetchRemote, networkPolicyFromEnv, type ImageLimits, type NetworkPolicy } from './images/index.js'
+import { renderDocument, type RenderContext, type RenderOptions, type RenderResult } from './render-document.js'
+
+/** Options shared by the in-process renderer and the render pool. */
+export interface RendererOptions {
+  /** Which addresses remote images and fonts may come from. @default networkPolicyFromEnv() */
+  network?: Pick<NetworkPolicy, 'allowHttp' | 'allowNetworks'>
+  /** Limits for remote images (bytes, pixels, timeouts, redirects). */
+  imageLimits?: Partial<ImageLimits>
+  /** Largest custom font file in bytes. @default 10 MB */
+  maxFontBytes?: number
+}
+
+/** Renders design documents. */
+export interface Renderer {
+  /** Renders `document` (raw JSON or a validated document). */
+  render(document: unknown, options?: RenderOptions): Promise<RenderResult>
+  /** Releases resources (threads, caches). */
+  close(): Promise<void>
+}
+
+/** Builds the per-process (or per-thread) context: one image loader with its caches. */
+export function createRenderContext(options: RendererOptions = {}): RenderContext {
+  const policy: NetworkPolicy = { ...networkPolicyFromEnv(), ...options.network }
+  const images = createImageLoader({ policy, ...(options.imageLimits ? { limits: options.imageLimits } : {}) })
+  const maxBytes = options.maxFontBytes ?? 10 * 1024 * 1024
+  return {
+    images,
+    fetchFont: async (url) => (await fetchRemote(url, { policy, limits: { maxBytes }, errorCode: 'ERR_FONT_FETCH' })).bytes,
+  }
+}
+
+// resvg-js frees its native buffers only when the event loop gets a macrotask turn
+// (render-stack.md §6): without this, RSS grows ~6 MB per render in a tight loop.
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Creates a renderer that runs on the calling thread.
+ *
+ * @example
+ * const renderer = createRenderer()
+ * const { bytes } = await renderer.render(design, { format: 'png', overrides: { 'title.text': 'Hi' } })
+ */
+export function createRenderer(options: RendererOptions = {}): Renderer {
+  const context = createRenderContext(options)
+  return {
+    async render(document, renderOptions = {}) {
+      try {
+        return await renderDocument(document, renderOptions, context)
+      } finally {
+        await yieldToEventLoop()
+      }
+    },
+    async close() {
+      context.images.clear()
+    },
+  }
+}
+
+let shared: Renderer | undefined
+
+/**
+ * Renders a design document in-process with the default settings.
+ *
+ * @example
+ * import { render } from '@litho/core'
+ * const { bytes, contentType } = await render(design, { format: 'png' })
+ */
+export function render(document: unknown, options: RenderOptions = {}): Promise<RenderResult> {
+  shared ??= createRenderer()
+  return shared.render(document, options)
+}

@@ -1,0 +1,46 @@
+/**
+ * Public types of the renderer.
+ *
+ * @module render/types
+ */
+import type { IgnoredReason } from '../design/overrides.js'
+
+/** Output formats. */
+export type OutputFormat = 'png' | 'jpeg' | 'webp' | 'pdf'
+
+/** The output formats, in the order the docs list them. */
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['png', 'jpeg', 'webp', 'pdf']
+
+/** Content type of each output format. */
+export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+}
+
+/** What a warning is about. */
+export type RenderWarningCode =
+  /** An override key was ignored; `reason` says why. */
+  | 'override_ignored'
+  /** autoFit shrank the text below its fontSize. */
+  | 'text_shrunk'
+  /** maxLines cut the text (it ends with an ellipsis). */
+  | 'text_cut'
+  /** The text is taller than its box (even at autoFit.min). */
+  | 'text_overflow'
+  /** No available font can draw some characters; they render as boxes. */
+  | 'missing_glyphs'
+  /** A font family is not available; a built-in family is used instead. */
+  | 'font_fallback'
+
+/** A problem that did not stop the render, but that the caller should know about. */
+export interface RenderWarning {
+  code: RenderWarningCode
+  /** Key of the component concerned, or the override key for `override_ignored`. */
+  key?: string
+  /** For `override_ignored`: why it was ignored. */
+  reason?: IgnoredReason
+  /** One readable sentence. */
+  message: string
+}

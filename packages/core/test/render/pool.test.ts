@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LithoError, createRenderPool, createRenderer, type DesignDocumentInput, type RenderPool } from '../../src/index.js'
+import { socialCard, worstCase } from '../../../testing/src/index.js'
+
+// The pool loads the built worker (dist/render-worker.js): `pnpm test` builds first.
+let pool: RenderPool
+let card: DesignDocumentInput
+
+beforeAll(async () => {
+  pool = createRenderPool({ threads: 2 })
+  card = await socialCard()
+  await pool.ready()
+})
+
+afterAll(async () => {
+  await pool.close()
+})
+
+describe('render pool', () => {
+  it('pool › renders the same bytes as the in-process renderer', async () => {
+    const inline = await createRenderer().render(card, { format: 'png' })
+    const pooled = await pool.render(card, { format: 'png' })
+    expect(pooled.bytes).toBeInstanceOf(Uint8Array)
+    expect(Buffer.compare(Buffer.from(pooled.bytes), Buffer.from(inline.bytes))).toBe(0)
+    expect(pooled.warnings).toEqual(inline.warnings)
+  })
+
+  it('pool › runs renders concurrently, each result matching its request', async () => {
+    const texts = Array.from({ length: 6 }, (_, i) => `Render number ${i}`)
+    const results = await Promise.all(texts.map((text) => pool.render(card, { format: 'jpeg', overrides: { 'title.text': text } })))
+    const again = await Promise.all(texts.map((text) => pool.render(card, { format: 'jpeg', overrides: { 'title.text': text } })))
+    results.forEach((r, i) => expect(Buffer.compare(Buffer.from(r.bytes), Buffer.from(again[i]!.bytes))).toBe(0))
+    expect(new Set(results.map((r) => Buffer.from(r.bytes).toString('base64'))).size).toBe(6)
+  })
+
+  it('pool › errors cross the thread boundary with their code and issues', async () => {
+    const error = await pool.render({ version: 2, width: 0, height: 10 }).catch((e: unknown) => e)
+    expect(LithoError.isInstance(error)).toBe(true)
+    expect((error as LithoError).code).toBe('ERR_INVALID_DESIGN')
+    expect((error as LithoError).issues[0]?.path).toBe('width')
+  })
+
+  it('pool › keeps the calling thread responsive during a large render', async () => {
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 5)
+    const started = performance.now()
+    await pool.render(await worstCase(), { format: 'jpeg' })
+    const elapsed = performance.now() - started
+    clearInterval(timer)
+    // A blocked event loop would tick about once; a free one ticks about every 5 ms.
+    expect(ticks).toBeGreaterThan(Math.min(10, elapsed / 20))
+  })
+
+  it('pool › a full queue is refused with ERR_RENDER_BUSY, not queued without bound', async () => {
+    const small = createRenderPool({ threads: 1, maxQueue: 1 })
+    await small.ready()
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => small.render(card, { format: 'png' })))
+    await small.close()
+    const busy = outcomes.filter((o) => o.status === 'rejected' && LithoError.isInstance(o.reason) && o.reason.code === 'ERR_RENDER_BUSY')
+    expect(busy.length).toBeGreaterThanOrEqual(3)
+    expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeGreaterThanOrEqual(1)
+  })
+})

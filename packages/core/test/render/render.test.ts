@@ -1,0 +1,256 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { inflateSync } from 'node:zlib'
+import sharp from 'sharp'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { LithoError, createRenderer, render, type DesignDocumentInput, type Renderer } from '../../src/index.js'
+import { socialCard } from '../../../testing/src/index.js'
+
+const require = createRequire(import.meta.url)
+let renderer: Renderer
+let card: DesignDocumentInput
+
+beforeAll(async () => {
+  renderer = createRenderer()
+  card = await socialCard()
+})
+
+const simple = (extra: Partial<DesignDocumentInput> = {}): DesignDocumentInput => ({
+  version: 2,
+  width: 320,
+  height: 200,
+  background: '#ffffff',
+  components: [
+    { type: 'shape', key: 'box', x: 10, y: 10, width: 300, height: 60, fill: '#2563eb', radius: 8 },
+    { type: 'text', key: 'title', x: 10, y: 90, width: 300, height: 40, text: 'Hello Litho', fontSize: 28 },
+  ],
+  ...extra,
+})
+
+async function expectLithoError(promise: Promise<unknown>, code: string, message?: RegExp): Promise<LithoError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(LithoError.isInstance(error), `expected a LithoError ${code}, got ${String(error)}`).toBe(true)
+  const lithoError = error as LithoError
+  expect(lithoError.code).toBe(code)
+  if (message) expect(lithoError.message).toMatch(message)
+  return lithoError
+}
+
+describe('output formats', () => {
+  it.each([
+    ['png', 'image/png', 'png'],
+    ['jpeg', 'image/jpeg', 'jpeg'],
+    ['webp', 'image/webp', 'webp'],
+  ] as const)('render › %s decodes as %s at the design size', async (format, contentType, decoded) => {
+    const result = await renderer.render(card, { format })
+    expect(result.contentType).toBe(contentType)
+    expect(result.format).toBe(format)
+    expect([result.width, result.height]).toEqual([1080, 1080])
+    const meta = await sharp(result.bytes).metadata()
+    expect(meta.format).toBe(decoded)
+    expect([meta.width, meta.height]).toEqual([1080, 1080])
+  })
+
+  it('render › defaults to jpeg at quality 80', async () => {
+    const result = await renderer.render(simple())
+    expect(result.contentType).toBe('image/jpeg')
+    const q80 = await renderer.render(simple(), { format: 'jpeg', quality: 80 })
+    expect(Buffer.compare(Buffer.from(result.bytes), Buffer.from(q80.bytes))).toBe(0)
+  })
+
+  it('render › jpeg quality changes the output size', async () => {
+    const low = await renderer.render(card, { format: 'jpeg', quality: 10 })
+    const high = await renderer.render(card, { format: 'jpeg', quality: 95 })
+    expect(low.bytes.length).toBeLessThan(high.bytes.length / 2)
+  })
+
+  it('render › a transparent background stays transparent in png and becomes white in jpeg', async () => {
+    const doc = simple({ background: 'transparent' })
+    const png = await sharp((await renderer.render(doc, { format: 'png' })).bytes).ensureAlpha().raw().toBuffer()
+    expect(png[3]).toBe(0) // top-left corner pixel: alpha 0
+    const jpeg = await sharp((await renderer.render(doc, { format: 'jpeg' })).bytes).raw().toBuffer()
+    expect([jpeg[0], jpeg[1], jpeg[2]].every((c) => c! > 250)).toBe(true)
+  })
+
+  it('render › the variation sets the output size', async () => {
+    const result = await renderer.render(card, { format: 'png', variation: 'story' })
+    expect([result.width, result.height, result.variation]).toEqual([1080, 1920, 'story'])
+    const meta = await sharp(result.bytes).metadata()
+    expect([meta.width, meta.height]).toEqual([1080, 1920])
+  })
+})
+
+describe('pdf', () => {
+  it('pdf › one page whose size in points equals the design size in pixels', async () => {
+    const result = await renderer.render(simple(), { format: 'pdf' })
+    expect(result.contentType).toBe('application/pdf')
+    const pdf = Buffer.from(result.bytes).toString('latin1')
+    expect(pdf.startsWith('%PDF-')).toBe(true)
+    expect(pdf.match(/\/Type \/Page\b/g)).toHaveLength(1)
+    expect(pdf).toMatch(/\/MediaBox \[0 0 320 200\]/)
+  })
+
+  it('pdf › text and shapes are vector paths, not an embedded picture', async () => {
+    const result = await renderer.render(simple(), { format: 'pdf' })
+    const pdf = Buffer.from(result.bytes)
+    expect(pdf.toString('latin1')).not.toMatch(/\/Subtype \/Image/)
+    // Inflate every content stream and look for path painting operators.
+    const text = pdf.toString('latin1')
+    const ops: string[] = []
+    for (const m of text.matchAll(/stream\r?\n/g)) {
+      const start = m.index! + m[0].length
+      const end = text.indexOf('endstream', start)
+      try {
+        ops.push(inflateSync(pdf.subarray(start, end)).toString('latin1'))
+      } catch {
+        // not a deflated stream
+      }
+    }
+    const content = ops.join('\n')
+    // Glyph outlines are drawn with curves (c) and filled (f); the box with its rounded corners too.
+    expect(content.match(/ c\n/g)?.length ?? 0).toBeGreaterThan(20)
+    expect(content).toMatch(/\bf\b/)
+  })
+
+  it('pdf › the photo of the card is embedded once, as an image', async () => {
+    const result = await renderer.render(card, { format: 'pdf' })
+    const pdf = Buffer.from(result.bytes).toString('latin1')
+    expect(pdf.match(/\/Subtype \/Image/g)).toHaveLength(1)
+    expect(pdf).toMatch(/\/MediaBox \[0 0 1080 1080\]/)
+  })
+})
+
+describe('determinism', () => {
+  it.each(['png', 'jpeg', 'webp', 'pdf'] as const)('render › the same input gives the same %s bytes', async (format) => {
+    const a = await renderer.render(card, { format, overrides: { 'title.text': 'Same every time' } })
+    const other = createRenderer()
+    const b = await other.render(card, { format, overrides: { 'title.text': 'Same every time' } })
+    expect(Buffer.compare(Buffer.from(a.bytes), Buffer.from(b.bytes))).toBe(0)
+  })
+})
+
+describe('warnings', () => {
+  it('render › ignored overrides come back as warnings with their reason', async () => {
+    const result = await renderer.render(simple(), { format: 'png', overrides: 'title=Hi&nope.text=x&box.x=3&title.text=Hey' })
+    const ignored = result.warnings.filter((w) => w.code === 'override_ignored').map((w) => [w.key, w.reason])
+    expect(ignored).toEqual([
+      ['title', 'bare_key'],
+      ['nope.text', 'unknown_component'],
+      ['box.x', 'not_dynamic'],
+    ])
+  })
+
+  it('render › maxLines that cuts text and autoFit that shrinks it are reported', async () => {
+    const result = await renderer.render(card, { format: 'png' })
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'text_cut', key: 'title' }))
+    const shrunk = await renderer.render(
+      simple({ components: [{ type: 'text', key: 't', width: 120, height: 40, text: 'A long headline that must shrink', fontSize: 40, autoFit: { min: 8 } }] }),
+      { format: 'png' },
+    )
+    const warning = shrunk.warnings.find((w) => w.code === 'text_shrunk')
+    expect(warning?.message).toMatch(/^t: text shrunk from 40px to \d+px to fit its box$/)
+  })
+
+  it('render › text taller than its box is reported', async () => {
+    const result = await renderer.render(simple({ components: [{ type: 'text', key: 'tall', width: 100, height: 20, text: 'one two three four five six seven', fontSize: 20 }] }), { format: 'png' })
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'text_overflow', key: 'tall' }))
+  })
+
+  it('render › characters no font can draw are reported, not silently boxed', async () => {
+    const result = await renderer.render(simple({ components: [{ type: 'text', key: 'runes', width: 300, height: 40, text: 'Runes ᚠᚢᚦ', fontSize: 20 }] }), { format: 'png' })
+    const warning = result.warnings.find((w) => w.code === 'missing_glyphs')
+    expect(warning?.message).toContain('runes: no available font can draw "ᚠ" (U+16A0)')
+  })
+
+  it('render › an unknown font family falls back with a warning', async () => {
+    const result = await renderer.render(simple({ components: [{ type: 'text', key: 't', width: 300, height: 40, text: 'Hello', fontFamily: 'Comic Sans MS' }] }), { format: 'png' })
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: 'font_fallback', key: 't' }))
+  })
+
+  it('render › a clean render has no warnings', async () => {
+    expect((await renderer.render(simple(), { format: 'png' })).warnings).toEqual([])
+  })
+})
+
+describe('fonts[]', () => {
+  it('render › a font from fonts[] is used for its family', async () => {
+    // JetBrains Mono, given as a custom "Brand" face through a data: URI.
+    const mono = readFileSync(require.resolve('@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2'))
+    const text = (fontFamily: string): DesignDocumentInput =>
+      simple({ components: [{ type: 'text', key: 't', width: 300, height: 40, text: 'iiiiiiii', fontSize: 30, fontFamily }], fonts: [{ family: 'Brand', src: `data:font/woff2;base64,${mono.toString('base64')}` }] })
+    const brand = await renderer.render(text('Brand'), { format: 'png' })
+    const mono2 = await renderer.render(text('monospace'), { format: 'png' })
+    const sans = await renderer.render(text('sans-serif'), { format: 'png' })
+    expect(brand.warnings).toEqual([])
+    expect(Buffer.compare(Buffer.from(brand.bytes), Buffer.from(mono2.bytes))).toBe(0)
+    expect(Buffer.compare(Buffer.from(brand.bytes), Buffer.from(sans.bytes))).not.toBe(0)
+  })
+
+  it('render › a font that is not a font is a clear error', async () => {
+    const doc = simple({ fonts: [{ family: 'Brand', src: `data:font/ttf;base64,${Buffer.from('not a font at all').toString('base64')}` }], components: [{ type: 'text', key: 't', width: 100, height: 40, text: 'x', fontFamily: 'Brand' }] })
+    await expectLithoError(renderer.render(doc), 'ERR_FONT_FETCH', /not a TTF, OTF, WOFF or WOFF2 font/)
+  })
+})
+
+describe('errors and limits', () => {
+  it('render › an invalid document lists every problem', async () => {
+    const error = await expectLithoError(renderer.render({ version: 2, width: 5000, height: 0, components: [{ type: 'text', key: 't', width: 1, height: 1, fontSize: 'big' }] }), 'ERR_INVALID_DESIGN')
+    expect(error.issues.map((i) => i.path)).toEqual(['width', 'height', 'components[0].fontSize'])
+    expect(error.message).toContain('width: expected a whole number of pixels between 1 and 4096, received 5000')
+  })
+
+  it('render › 4096x4096 is allowed and 4097 is refused, never clamped', async () => {
+    await expectLithoError(renderer.render(simple({ width: 4097 })), 'ERR_INVALID_DESIGN', /width: expected a whole number of pixels between 1 and 4096, received 4097/)
+    await expectLithoError(
+      renderer.render(simple({ variations: [{ id: 'big', width: 4096, height: 4097 }] }), { variation: 'big' }),
+      'ERR_INVALID_DESIGN',
+      /variations\[0\]\.height/,
+    )
+    const max = await renderer.render(simple({ width: 4096, height: 4096 }), { format: 'jpeg' })
+    expect([max.width, max.height]).toEqual([4096, 4096])
+  })
+
+  it.each([0, 101, 2.5, Number.NaN])('render › quality %s is refused', async (quality) => {
+    await expectLithoError(renderer.render(simple(), { quality }), 'ERR_INVALID_RENDER_OPTION', /^quality: expected a whole number between 1 and 100/)
+  })
+
+  it('render › an unknown format is refused', async () => {
+    await expectLithoError(renderer.render(simple(), { format: 'gif' as never }), 'ERR_INVALID_RENDER_OPTION', /^format: expected one of png, jpeg, webp, pdf, received "gif"/)
+  })
+
+  it('render › an unknown variation is refused, naming the ones that exist', async () => {
+    await expectLithoError(renderer.render(card, { variation: 'banner' }), 'ERR_UNKNOWN_VARIATION', /banner.*master, story/)
+  })
+
+  it('render › an invalid override value is an error naming the key', async () => {
+    await expectLithoError(renderer.render(simple(), { overrides: { 'title.color': 'nocolour' } }), 'ERR_INVALID_OVERRIDE', /title\.color: expected a CSS colour/)
+  })
+
+  it('render › an image that cannot be fetched names the component and the URL', async () => {
+    const doc = simple({ components: [{ type: 'image', key: 'hero', width: 100, height: 100, src: 'https://10.0.0.1/photo.jpg' }] })
+    const error = await expectLithoError(renderer.render(doc), 'ERR_IMAGE_FETCH')
+    expect(error.message).toMatch(/^hero: /)
+    expect(error.message).toContain('https://10.0.0.1/photo.jpg')
+    expect(error.details.component).toBe('hero')
+  })
+
+  it('render › an image that is not an image names the component', async () => {
+    const doc = simple({ components: [{ type: 'image', key: 'hero', width: 100, height: 100, src: `data:image/png;base64,${Buffer.from('<html>nope</html>').toString('base64')}` }] })
+    await expectLithoError(renderer.render(doc), 'ERR_IMAGE_INVALID', /^hero: /)
+  })
+
+  it('render › a value that cannot be encoded as a barcode names the component', async () => {
+    const doc = simple({ components: [{ type: 'barcode', key: 'ean', width: 200, height: 80, value: 'ABC', symbology: 'ean13' }] })
+    await expectLithoError(renderer.render(doc), 'ERR_RENDER_FAILED', /^ean: cannot encode "ABC" as ean13/)
+  })
+})
+
+describe('render()', () => {
+  it('render › the shortcut renders with the default renderer', async () => {
+    const result = await render(simple(), { format: 'png' })
+    expect((await sharp(result.bytes).metadata()).format).toBe('png')
+  })
+})

@@ -1,0 +1,12 @@
+/**
+ * @litho/testing: the test kit for Litho and its adapters.
+ *
+ * @module @litho/testing
+ */
+
+// Image assertions
+export { compareImages, expectToMatchGolden, type CompareOptions, type GoldenOptions, type ImageComparison } from './compare-images.js'
+
+// Fixtures
+export { syntheticPhoto, syntheticPhotoDataUri } from './fixtures/photo.js'
+export { linkPreview, poster, referenceDesigns, socialCard, worstCase } from './fixtures/designs.js'
