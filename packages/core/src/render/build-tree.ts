@@ -183,7 +183,9 @@ function imageElement(component: ImageComponent, assets: PreparedAssets, inFlow:
       ? {
           backgroundImage: `url(${prepared.dataUri})`,
           backgroundSize: `${width}px ${height}px`,
-          backgroundRepeat: 'no-repeat',
+          // The image exactly fills its box, so repeats never show; with no-repeat satori
+          // would make the pattern tile twice as wide and tall (4x the pixels for resvg).
+          backgroundRepeat: 'repeat',
           backgroundClip: 'padding-box',
         }
       : {}

@@ -6,6 +6,7 @@
  * @module render/worker
  */
 import { workerData } from 'node:worker_threads'
+import sharp from 'sharp'
 import { LithoError, type LithoErrorCode, type LithoIssue } from '../errors.js'
 import { renderDocument, type RenderOptions, type RenderResult } from './render-document.js'
 import { createRenderContext, type RendererOptions } from './renderer.js'
@@ -24,6 +25,10 @@ export interface WorkerReply {
   result?: RenderResult
   error?: { code: LithoErrorCode; message: string; issues?: LithoIssue[]; details?: Record<string, unknown> }
 }
+
+// libvips' operation cache (process-wide, 50 MB by default) never hits for renders:
+// every render encodes new pixels. Off, it saves its memory in every render process.
+sharp.cache(false)
 
 const context = createRenderContext((workerData as WorkerData | undefined)?.renderer ?? {})
 
