@@ -20,6 +20,7 @@ import { rasterize } from './encode.js'
 import { fitTexts } from './fit-text.js'
 import { selectFonts, type FontFetcher, type TextRun } from './fonts/font-library.js'
 import type { ImageLoader, PreparedImage } from './images/index.js'
+import { withPlaceholders } from './image-placeholders.js'
 import { optimizeSvg } from './optimize-svg.js'
 import { svgToPdf } from './pdf.js'
 import { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning } from './types.js'
@@ -146,7 +147,8 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
   const fitted = await fitTexts(texts, fonts)
   warnings.push(...fitted.warnings)
 
-  const assets: PreparedAssets = { familyFor: fonts.familyFor, images, codes, fittedSizes: fitted.sizes }
+  const stand = await withPlaceholders(images)
+  const assets: PreparedAssets = { familyFor: fonts.familyFor, images: stand.images, codes, fittedSizes: fitted.sizes }
   const tree = buildTree(
     doc.components,
     {
@@ -183,7 +185,7 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
 
   let bytes: Uint8Array
   try {
-    const optimized = optimizeSvg(svg)
+    const optimized = optimizeSvg(stand.restore(svg))
     bytes = format === 'pdf' ? await svgToPdf(optimized, resolved.width, resolved.height) : await rasterize(optimized, format, quality, isOpaquePaint(doc.background))
   } catch (error) {
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
