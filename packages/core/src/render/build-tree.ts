@@ -52,6 +52,13 @@ export interface Stage {
 /** The key satori reports (onNodeDetected) for the text node of a text component. */
 export const textNodeKey = (key: string): string => `text:${key}`
 
+/**
+ * The key of the hidden, unclamped twin of a text with `maxLines` (and no autoFit): laid
+ * out in the same pass but not painted, it tells whether the clamp cut the text, at half
+ * the cost of a separate measuring pass.
+ */
+export const twinNodeKey = (key: string): string => `twin:${key}`
+
 /** CSS for a paint used as a background. */
 export function paintStyle(paint: Paint | undefined): Record<string, string> {
   if (paint === undefined) return {}
@@ -152,19 +159,40 @@ function textElement(component: TextComponent, assets: PreparedAssets, inFlow: b
         paddingLeft: pad.left,
         ...paintStyle(component.background),
       },
-      children: {
-        type: 'div',
-        key: textNodeKey(component.key),
-        props: {
-          style: {
-            ...textStyle(component, assets.familyFor, fontSize),
-            width: '100%',
-            flexShrink: 0,
-            ...(component.maxLines ? { lineClamp: component.maxLines } : {}),
+      children: [
+        {
+          type: 'div',
+          key: textNodeKey(component.key),
+          props: {
+            style: {
+              ...textStyle(component, assets.familyFor, fontSize),
+              width: '100%',
+              flexShrink: 0,
+              ...(component.maxLines ? { lineClamp: component.maxLines } : {}),
+            },
+            children: component.text,
           },
-          children: component.text,
         },
-      },
+        ...(component.maxLines && !component.autoFit
+          ? [
+              {
+                type: 'div',
+                key: twinNodeKey(component.key),
+                props: {
+                  style: {
+                    ...textStyle(component, assets.familyFor, fontSize),
+                    position: 'absolute',
+                    left: pad.left,
+                    top: pad.top,
+                    width: innerSize(component).width,
+                    visibility: 'hidden',
+                  },
+                  children: component.text,
+                },
+              },
+            ]
+          : []),
+      ],
     },
   }
 }

@@ -15,6 +15,9 @@ export type RasterFormat = 'png' | 'jpeg' | 'webp'
 // WebP effort 1: 42 ms on the reference card, against 57 ms at effort 2 and ~86 ms at the
 // default 4, for files 1 % larger than effort 2.
 const WEBP_EFFORT = 1
+// JPEG without Huffman-table optimisation (libjpeg-turbo's and libvips' own default):
+// encoding the reference card takes 7 ms instead of 15 ms, for files ~8 % larger.
+const JPEG_OPTIMISE_CODING = false
 // The spec's quality applies to JPEG only; WebP uses a fixed quality that matches q80 JPEG.
 const WEBP_QUALITY = 80
 
@@ -30,7 +33,7 @@ export async function rasterize(svg: string, format: RasterFormat, quality: numb
   const image = sharp(rendered.pixels, { raw: { width, height, channels: 4 } })
   if (format === 'jpeg') {
     // JPEG has no alpha: transparent areas become white, as in every image editor's export.
-    return (opaque ? image.removeAlpha() : image.flatten({ background: '#ffffff' })).jpeg({ quality, mozjpeg: false }).toBuffer()
+    return (opaque ? image.removeAlpha() : image.flatten({ background: '#ffffff' })).jpeg({ quality, mozjpeg: false, optimiseCoding: JPEG_OPTIMISE_CODING }).toBuffer()
   }
   return image.webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT }).toBuffer()
 }

@@ -102,9 +102,9 @@ function cacheKey(component: TextComponent, fonts: FontSelection): string {
 }
 
 /**
- * Fits every text component that has `autoFit` (the largest whole-pixel size from
- * `fontSize` down to `autoFit.min` at which the text fits its box without breaking a word)
- * and measures those with `maxLines`, so the render can say what was shrunk or cut.
+ * Fits every text component that has `autoFit`: the largest whole-pixel size from
+ * `fontSize` down to `autoFit.min` at which the text fits its box (within `maxLines`, if
+ * set) without breaking a word, so the render can also say what was shrunk or cut.
  * Components are measured together, one satori pass per step of a shared bisection.
  */
 export async function fitTexts(
@@ -116,7 +116,8 @@ export async function fitTexts(
   const results = new Map<TextComponent, FitResult>()
   const pending: TextComponent[] = []
   for (const component of components) {
-    if (!component.autoFit && !component.maxLines) continue
+    // maxLines alone is measured in the render pass itself (see twinNodeKey).
+    if (!component.autoFit) continue
     const hit = fitCache.get(cacheKey(component, fonts))
     if (hit) results.set(component, hit)
     else pending.push(component)
