@@ -81,6 +81,11 @@ function radiusStyle(radius: Component['radius']): Record<string, number> {
   }
 }
 
+/** CSS for padding given as four sides. */
+function paddingStyle(pad: { top: number; right: number; bottom: number; left: number }): Record<string, number> {
+  return { paddingTop: pad.top, paddingRight: pad.right, paddingBottom: pad.bottom, paddingLeft: pad.left }
+}
+
 /** Padding as four sides. */
 export function paddingOf(padding: TextComponent['padding']): { top: number; right: number; bottom: number; left: number } {
   if (padding === undefined) return { top: 0, right: 0, bottom: 0, left: 0 }
@@ -153,10 +158,7 @@ function textElement(component: TextComponent, assets: PreparedAssets, inFlow: b
         ...boxStyle(component, inFlow),
         flexDirection: 'column',
         justifyContent: JUSTIFY[component.verticalAlign],
-        paddingTop: pad.top,
-        paddingRight: pad.right,
-        paddingBottom: pad.bottom,
-        paddingLeft: pad.left,
+        ...paddingStyle(pad),
         ...paintStyle(component.background),
       },
       children: [
@@ -332,10 +334,7 @@ function groupElement(component: GroupComponent, assets: PreparedAssets, inFlow:
               alignItems: ALIGN[layout.align],
               justifyContent: JUSTIFY_CONTENT[layout.justify],
               flexWrap: layout.wrap ? 'wrap' : 'nowrap',
-              paddingTop: pad.top,
-              paddingRight: pad.right,
-              paddingBottom: pad.bottom,
-              paddingLeft: pad.left,
+              ...paddingStyle(pad),
             }
           : {}),
       },

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { LithoError } from '../../src/errors.js'
 import { RESERVED_PARAMETERS, applyOverrides, parseOverrides } from '../../src/design/overrides.js'
 import type { DesignDocument } from '../../src/design/schema.js'
 import { validateDesign } from '../../src/design/validate-design.js'
-import { indexComponents } from '../../src/design/walk.js'
+import { catchError, get } from './helpers.js'
 
 const GRADIENT = { type: 'linear', angle: 90, stops: [{ offset: 0, color: '#ff0000' }, { offset: 1, color: '#0000ff' }] }
 
@@ -25,17 +24,6 @@ function fixture(): DesignDocument {
   })
 }
 
-const get = (doc: DesignDocument, key: string) => indexComponents(doc.components).get(key) as unknown as Record<string, unknown>
-
-function catchError(fn: () => unknown): LithoError {
-  try {
-    fn()
-  } catch (error) {
-    if (LithoError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a LithoError')
-}
 
 describe('parseOverrides', () => {
   it('parses a query string with or without "?"', () => {

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { LithoError } from '../../src/errors.js'
 import { applyOverrides } from '../../src/design/overrides.js'
 import type { DesignDocument } from '../../src/design/schema.js'
 import { validateDesign } from '../../src/design/validate-design.js'
 import { listVariations, resolveVariation } from '../../src/design/variations.js'
-import { indexComponents } from '../../src/design/walk.js'
+import { catchError, get } from './helpers.js'
 
 function fixture(variations: unknown[] = []): DesignDocument {
   return validateDesign({
@@ -26,17 +25,6 @@ function fixture(variations: unknown[] = []): DesignDocument {
 
 const STORY = { id: 'story', name: 'Story', width: 1080, height: 1920, components: { title: { y: 1500, fontSize: 64 }, caption: { x: 5 }, card: { x: 40 } } }
 const WIDE = { id: 'wide', width: 2000, height: 600 }
-const get = (doc: DesignDocument, key: string) => indexComponents(doc.components).get(key) as unknown as Record<string, unknown>
-
-function catchError(fn: () => unknown): LithoError {
-  try {
-    fn()
-  } catch (error) {
-    if (LithoError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a LithoError')
-}
 
 describe('listVariations', () => {
   it('offers master first, then each variation', () => {
