@@ -10,8 +10,8 @@ import { renderDocument, type RenderContext, type RenderOptions, type RenderResu
 
 /** Options shared by the in-process renderer and the render pool. */
 export interface RendererOptions {
-  /** Which addresses remote images and fonts may come from. @default networkPolicyFromEnv() */
-  network?: Pick<NetworkPolicy, 'allowHttp' | 'allowNetworks'>
+  /** Which addresses remote images and fonts may come from, and extra CAs. @default networkPolicyFromEnv() */
+  network?: Pick<NetworkPolicy, 'allowHttp' | 'allowNetworks' | 'ca'>
   /** Limits for remote images (bytes, pixels, timeouts, redirects). */
   imageLimits?: Partial<ImageLimits>
   /** Largest custom font file in bytes. @default 10 MB */

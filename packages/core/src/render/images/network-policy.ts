@@ -16,6 +16,12 @@ export interface NetworkPolicy {
   allowNetworks: string[]
   /** Resolver, injectable for tests; default dns.promises.lookup(host, {all:true}). */
   lookup?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>
+  /**
+   * Certificate authorities (PEM) trusted for https instead of Node's bundled ones; add
+   * `tls.rootCertificates` to keep those too. For deployments with an internal CA, and tests.
+   * (`NODE_EXTRA_CA_CERTS` adds CAs for the whole process instead.)
+   */
+  ca?: string[]
 }
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6
@@ -61,6 +67,9 @@ export function assertNetworkPolicy(policy: unknown, name = 'policy'): asserts p
   const candidate = policy as Partial<NetworkPolicy> | null
   if (typeof candidate !== 'object' || candidate === null) throw invalidArgument(`Expected ${name} to be a NetworkPolicy but received ${describeReceived(policy)}`)
   if (typeof candidate.allowHttp !== 'boolean') throw invalidArgument(`Expected ${name}.allowHttp to be a boolean but received ${describeReceived(candidate.allowHttp)}`)
+  if (candidate.ca !== undefined && (!Array.isArray(candidate.ca) || !candidate.ca.every((c) => typeof c === 'string'))) {
+    throw invalidArgument(`Expected ${name}.ca to be an array of PEM strings but received ${describeReceived(candidate.ca)}`)
+  }
   if (candidate.lookup !== undefined && typeof candidate.lookup !== 'function') {
     throw invalidArgument(`Expected ${name}.lookup to be a function but received ${describeReceived(candidate.lookup)}`)
   }

@@ -46,7 +46,7 @@ export async function defaultLookup(hostname: string): Promise<Array<{ address: 
 export function createPinnedConnector(policy: NetworkPolicy, connectTimeoutMs: number): buildConnector.connector {
   // undici's own connector does the TCP/TLS work and the handshake timeout; we only choose the
   // address it dials.
-  const dial = buildConnector({ timeout: connectTimeoutMs })
+  const dial = buildConnector({ timeout: connectTimeoutMs, ...(policy.ca ? { ca: policy.ca } : {}) })
   const resolve = policy.lookup ?? defaultLookup
 
   return (options, callback) => {
