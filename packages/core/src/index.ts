@@ -20,6 +20,8 @@ export {
   DEFAULT_DYNAMIC,
   DesignDocumentSchema,
   MAX_DIMENSION,
+  MAX_GROUP_DEPTH,
+  MAX_TOTAL_COMPONENTS,
   OVERRIDABLE_FIELDS,
   PaintSchema,
   type BarcodeComponent,

@@ -19,6 +19,8 @@ import {
   LayoutSchema,
   LinearGradientSchema,
   MAX_DIMENSION,
+  MAX_GROUP_DEPTH,
+  MAX_TOTAL_COMPONENTS,
   OVERRIDABLE_FIELDS,
   PaintSchema,
   RadialGradientSchema,
@@ -353,7 +355,7 @@ function overviewText(limits: Limits): string {
 
 **Variations.** \`variations\` adds output sizes; the base size is always available as variation \`master\`. A variation without \`components\` scales the whole base layout uniformly to fit its size and centres it. A variation with \`components\` is a set of patches by component key, e.g. \`{ "title": { "y": 1500, "fontSize": 72 } }\`, whose values are in the variation's own pixels; a patch may set any field except \`key\`, \`type\`, \`children\` and \`dynamic\`, and must leave the component valid. Variation ids are letters, digits, \`_\` and \`-\`, unique, and never \`master\`.
 
-**Limits.** Canvas and variation sizes are whole numbers from 1 to ${MAX_DIMENSION} pixels per side. At most ${limits.components} components per document, ${limits.children} children per group, ${limits.fonts} fonts, ${limits.variations} variations and ${limits.text} characters per text.
+**Limits.** Canvas and variation sizes are whole numbers from 1 to ${MAX_DIMENSION} pixels per side. At most ${limits.components} components in the top-level list, ${limits.children} children per group, ${MAX_TOTAL_COMPONENTS} components in the whole document, groups nested ${MAX_GROUP_DEPTH} deep, ${limits.fonts} fonts, ${limits.variations} variations and ${limits.text} characters per text.
 
 **Validation.** A document is checked as a whole before it is stored or rendered. Unknown fields are errors (a typo such as \`fontsize\` is reported, not ignored), and every problem is listed on its own line as \`path: message\`, e.g. \`components[0].fontSize: expected a number between 1 and 1000, received "big"\`.`
 }

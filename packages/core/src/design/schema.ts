@@ -11,6 +11,16 @@ import { isCssColor } from './color.js'
 /** Largest output width or height, in pixels (spec: up to 4096x4096). */
 export const MAX_DIMENSION = 4096
 
+/**
+ * Deepest nesting of groups. Layout and validation recurse per level, so an unbounded
+ * depth would let a document exhaust the stack (reliability.md B-10); real templates
+ * nest a handful of levels.
+ */
+export const MAX_GROUP_DEPTH = 16
+
+/** Most components in a document, counting every level: bounds layout time per render. */
+export const MAX_TOTAL_COMPONENTS = 2000
+
 // ---------------------------------------------------------------------------
 // Helpers that give every failure an "expected …, received …" message.
 

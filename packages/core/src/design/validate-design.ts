@@ -6,7 +6,16 @@
  */
 import type * as z from 'zod'
 import { LithoError, formatIssues, type LithoIssue } from '../errors.js'
-import { COMPONENT_SCHEMAS, DesignDocumentSchema, OVERRIDABLE_FIELDS, describeReceived, type Component, type DesignDocument } from './schema.js'
+import {
+  COMPONENT_SCHEMAS,
+  DesignDocumentSchema,
+  MAX_GROUP_DEPTH,
+  MAX_TOTAL_COMPONENTS,
+  OVERRIDABLE_FIELDS,
+  describeReceived,
+  type Component,
+  type DesignDocument,
+} from './schema.js'
 import { indexComponents, walkComponents } from './walk.js'
 
 /** Turns a zod path into a JSON path: `components[2].fontSize`. */
@@ -84,11 +93,36 @@ function stripChildren(component: Component): Record<string, unknown> {
  * const design = validateDesign(JSON.parse(fs.readFileSync('card.json', 'utf8')))
  */
 export function validateDesign(document: unknown): DesignDocument {
+  // Size first, iteratively: the schema recurses per group level and must never see a
+  // document deep enough to exhaust the stack.
+  const size = checkSize(document)
+  if (size.length > 0) throw invalidDesign(size)
   const parsed = DesignDocumentSchema.safeParse(document, { reportInput: true })
   if (!parsed.success) throw invalidDesign(toLithoIssues(parsed.error))
   const issues = checkStructure(parsed.data)
   if (issues.length > 0) throw invalidDesign(issues)
   return parsed.data
+}
+
+/** Nesting depth and total component count of the raw input, without recursion. */
+function checkSize(document: unknown): LithoIssue[] {
+  const root = (document as { components?: unknown } | null)?.components
+  if (!Array.isArray(root)) return []
+  const stack: Array<{ list: unknown[]; path: string; depth: number }> = [{ list: root, path: 'components', depth: 0 }]
+  let total = 0
+  while (stack.length > 0) {
+    const { list, path, depth } = stack.pop()!
+    total += list.length
+    if (total > MAX_TOTAL_COMPONENTS) return [{ path: 'components', message: `expected at most ${MAX_TOTAL_COMPONENTS} components in the whole document, received more` }]
+    list.forEach((item, index) => {
+      const children = (item as { children?: unknown } | null)?.children
+      if (!Array.isArray(children)) return
+      const childPath = `${path}[${index}].children`
+      if (depth + 1 > MAX_GROUP_DEPTH) throw invalidDesign([{ path: childPath, message: `expected groups nested at most ${MAX_GROUP_DEPTH} deep, received deeper` }])
+      stack.push({ list: children, path: childPath, depth: depth + 1 })
+    })
+  }
+  return []
 }
 
 function invalidDesign(issues: LithoIssue[]): LithoError {

@@ -357,3 +357,36 @@ describe('isCssColor', () => {
     `rgb(${'1'.repeat(60)}, 0, 0)`,
   ])('rejects %j', (value) => expect(isCssColor(value)).toBe(false))
 })
+
+describe('validateDesign › size limits', () => {
+  const nest = (depth: number): Record<string, unknown> => {
+    let node: Record<string, unknown> = { type: 'shape', key: 'leaf', width: 1, height: 1 }
+    for (let i = 0; i < depth; i++) node = { type: 'group', key: `g${i}`, width: 10, height: 10, children: [node] }
+    return node
+  }
+
+  it('accepts groups nested 16 deep', () => {
+    expect(() => validateDesign({ version: 2, width: 10, height: 10, components: [nest(16)] })).not.toThrow()
+  })
+
+  it('refuses groups nested 17 deep, and a 100000-deep nest without exhausting the stack', () => {
+    for (const depth of [17, 100_000]) {
+      let error: unknown
+      try {
+        validateDesign({ version: 2, width: 10, height: 10, components: [nest(depth)] })
+      } catch (e) {
+        error = e
+      }
+      expect(LithoError.isInstance(error)).toBe(true)
+      expect((error as LithoError).message).toContain('expected groups nested at most 16 deep, received deeper')
+    }
+  })
+
+  it('refuses more than 2000 components in the whole document', () => {
+    const group = (g: number) => ({ type: 'group', key: `g${g}`, width: 10, height: 10, children: Array.from({ length: 500 }, (_, i) => ({ type: 'shape', key: `s${g}_${i}`, width: 1, height: 1 })) })
+    const ok = { version: 2, width: 10, height: 10, components: [group(0), group(1), group(2)] }
+    expect(() => validateDesign(ok)).not.toThrow()
+    const tooMany = { ...ok, components: [group(0), group(1), group(2), group(3)] }
+    expect(() => validateDesign(tooMany)).toThrow(/components: expected at most 2000 components in the whole document/)
+  })
+})
