@@ -254,3 +254,37 @@ describe('render()', () => {
     expect((await sharp(result.bytes).metadata()).format).toBe('png')
   })
 })
+
+describe('remote fonts', () => {
+  it('render › a font from fonts[] is fetched once and reused across renders', async () => {
+    const { createServer } = await import('node:http')
+    const mono = readFileSync(require.resolve('@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2'))
+    let requests = 0
+    const server = createServer((_req, res) => {
+      requests++
+      res.writeHead(200, { 'content-type': 'font/woff2' })
+      res.end(mono)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve))
+    const port = (server.address() as { port: number }).port
+    try {
+      const local = createRenderer({ network: { allowHttp: true, allowNetworks: ['127.0.0.2/32'] } })
+      const doc = simple({
+        fonts: [{ family: 'Remote', src: `http://127.0.0.2:${port}/remote.woff2`, weight: 700 }],
+        components: [{ type: 'text', key: 't', width: 300, height: 40, text: 'Fetched once', fontFamily: 'Remote', fontWeight: 700 }],
+      })
+      const first = await local.render(doc, { format: 'png' })
+      const second = await local.render(doc, { format: 'png', overrides: { 't.text': 'Still one fetch' } })
+      expect(first.warnings).toEqual([])
+      expect(second.warnings).toEqual([])
+      expect(requests).toBe(1)
+    } finally {
+      server.close()
+    }
+  })
+
+  it('render › a font URL the network policy refuses is a clear error', async () => {
+    const doc = simple({ fonts: [{ family: 'Remote', src: 'https://169.254.169.254/font.woff2' }], components: [{ type: 'text', key: 't', width: 100, height: 40, text: 'x', fontFamily: 'Remote' }] })
+    await expectLithoError(renderer.render(doc), 'ERR_FONT_FETCH', /169\.254\.169\.254/)
+  })
+})
