@@ -92,7 +92,7 @@ if (want('latency')) {
 if (want('throughput')) {
   const cores = availableParallelism()
   console.log(`\nThroughput, 1080x1080 card, pool at full concurrency (${cores} cores)\n`)
-  console.log('format   workers   renders/s')
+  console.log('format   workers   renders/s   CPU')
   for (const format of ['png', 'jpeg']) {
     const rates = []
     for (const threads of [1, cores]) {
@@ -110,10 +110,16 @@ if (want('throughput')) {
       }
       await run(clients)
       const t = performance.now()
+      const cpu = process.cpuUsage()
       await run(n)
-      const rate = n / ((performance.now() - t) / 1000)
+      const wall = (performance.now() - t) / 1000
+      const used = process.cpuUsage(cpu)
+      const rate = n / wall
       rates.push(rate)
-      console.log(`${format.padEnd(8)} ${String(threads).padStart(7)}   ${rate.toFixed(1).padStart(9)}`)
+      // Cores busy on average: above 1 with one worker means work outside its thread (GC
+      // helpers, libuv, the kernel) that a second worker competes with.
+      const cores = (used.user + used.system) / 1e6 / wall
+      console.log(`${format.padEnd(8)} ${String(threads).padStart(7)}   ${rate.toFixed(1).padStart(9)}   ${cores.toFixed(2)} cores busy`)
       await pool.close()
     }
     results[`throughput.${format}`] = { one: rates[0], all: rates[1], speedup: rates[1] / rates[0] }
