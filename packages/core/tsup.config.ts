@@ -3,11 +3,13 @@ import { defineConfig } from 'tsup'
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    // Types only: adapters import the ports from here without loading the renderer.
+    contracts: 'src/contracts/index.ts',
     // The worker is its own file: piscina loads it by URL in each thread.
     'render-worker': 'src/render/worker.ts',
   },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

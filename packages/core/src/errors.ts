@@ -27,6 +27,8 @@ export type LithoErrorCode =
   | 'ERR_RENDER_BUSY'
   /** The rendering pipeline failed for another reason. */
   | 'ERR_RENDER_FAILED'
+  /** The account's render quota for the current window is used up; `details` has usage, limit, resetAt. */
+  | 'ERR_QUOTA_EXCEEDED'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

@@ -57,6 +57,11 @@ export {
 export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
 
+// Quotas
+export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
+export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
+export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
+
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
 export { resolveOutputOptions, type RenderOptions, type RenderResult } from './render/render-document.js'

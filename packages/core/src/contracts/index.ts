@@ -1,0 +1,8 @@
+/**
+ * @litho/core/contracts: the ports that adapters implement. Types only, no runtime code,
+ * so an adapter depends on these without pulling in the renderer. Each port's behaviour is
+ * written in its doc comment and checked by a conformance suite in `@litho/testing`.
+ *
+ * @module @litho/core/contracts
+ */
+export type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from './meter.js'

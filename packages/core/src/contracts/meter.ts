@@ -1,0 +1,77 @@
+/**
+ * The meter port: counts renders against a quota, atomically.
+ *
+ * @module contracts/meter
+ */
+
+/** One quota window of one subject (an account), with its limit. */
+export interface MeterKey {
+  /** Who is metered, e.g. a user id. Opaque to the meter; `[A-Za-z0-9_.:-]{1,200}`. */
+  subject: string
+  /** Which window, e.g. `2026-11` for a calendar month. Opaque to the meter; same alphabet. */
+  window: string
+}
+
+/** A request to consume units. */
+export interface ConsumeRequest extends MeterKey {
+  /** Units to take (a render is 1). A whole number ≥ 1. */
+  amount: number
+  /** The most units the window may hold. A whole number ≥ 0. */
+  limit: number
+  /**
+   * Identifies this consumption for {@link Meter.refund}: unique per render (a render or job
+   * id), `[A-Za-z0-9_.:-]{1,200}`. Consuming twice with the same id in one window is a caller
+   * error; meters need not detect it.
+   */
+  id: string
+  /** When the window ends. Meters may forget the window's counters and ids after it (plus a grace period). */
+  expiresAt: Date
+}
+
+/** The outcome of {@link Meter.consume}. */
+export interface ConsumeResult {
+  /** True when the units were taken; false when they would pass the limit (nothing was taken). */
+  granted: boolean
+  /** Units used in the window after this call. */
+  usage: number
+}
+
+/**
+ * Counts units per subject and window. Every implementation passes the meter suite of
+ * `@litho/testing` (`runMeterConformance`).
+ *
+ * Behaviour:
+ * - `consume` is **atomic**: the check against `limit` and the increment are one step, so N
+ *   concurrent consumes against a limit L grant exactly min(N, L) units, on one instance or
+ *   on many sharing a backend. Never a read followed by a write.
+ * - A denied consume changes nothing.
+ * - `refund` gives back the units of one granted consumption **exactly once**: a second
+ *   refund of the same id, a refund of an unknown id, or of a denied one returns false and
+ *   changes nothing. Also atomic.
+ * - `usage` of a window nothing was consumed in is 0 (never an error).
+ * - Windows and subjects are independent.
+ * - Errors of the backend reject the promise: a meter fails closed, it never grants when it
+ *   cannot count.
+ */
+export interface Meter {
+  /** Short name for messages, e.g. `redis`. */
+  readonly name: string
+  /** What this meter guarantees beyond the contract. */
+  readonly capabilities: MeterCapabilities
+  /** Takes `amount` units if the window stays within `limit`. */
+  consume(request: ConsumeRequest): Promise<ConsumeResult>
+  /** Gives back the units of consumption `id`, once. True when it did. */
+  refund(request: MeterKey & { id: string }): Promise<boolean>
+  /** Units used in the window. */
+  usage(key: MeterKey): Promise<number>
+  /** Releases connections and timers. */
+  dispose?(): Promise<void>
+}
+
+/** What a meter guarantees beyond the contract; the conformance suite tests what is declared. */
+export interface MeterCapabilities {
+  /** Counts survive a restart (a new instance on the same storage sees them). */
+  persistent: boolean
+  /** Several processes or machines may share the backend and still count exactly. */
+  shared: boolean
+}

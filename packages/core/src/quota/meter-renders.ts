@@ -1,0 +1,78 @@
+/**
+ * The quota policy over a meter: one render is one unit, consumed before rendering and
+ * refunded once if the caller decides the render did not happen (exports always refund a
+ * failure; interface.md §7).
+ *
+ * @module quota/meter-renders
+ */
+import type { Meter } from '../contracts/meter.js'
+import { LithoError } from '../errors.js'
+import { PLANS, type PlanId } from './plans.js'
+import { quotaWindow, secondsUntil } from './window.js'
+
+/** Who is metered and when. */
+export interface RenderMeterRequest {
+  /** The account (user id). */
+  subject: string
+  plan: PlanId
+  /** Renders to take: 1 per render, 1 per bulk item. */
+  amount?: number
+  /** Unique id of this consumption, for a later refund (a render or job id). */
+  id: string
+  now: Date
+}
+
+/** A granted consumption: what the caller needs to refund it and to report usage. */
+export interface RenderGrant {
+  subject: string
+  window: string
+  id: string
+  usage: number
+  limit: number
+  remaining: number
+  resetAt: Date
+}
+
+/** The body of a 429 (interface.md §2, QuotaError). */
+export interface QuotaErrorBody {
+  success: false
+  message: string
+  data: { usage: number; limit: number; remaining: number; resetAt: string }
+}
+
+/**
+ * Takes `amount` renders from the subject's quota for the window containing `now`.
+ *
+ * @throws LithoError `ERR_QUOTA_EXCEEDED` with `details` { usage, limit, remaining, resetAt
+ * (ISO string), retryAfterSeconds } when the renders would pass the plan's limit; nothing
+ * is taken then.
+ * @example
+ * const grant = await meterRenders(meter, { subject: user.id, plan: user.plan, id: renderId, now: clock.now() })
+ */
+export async function meterRenders(meter: Meter, request: RenderMeterRequest): Promise<RenderGrant> {
+  const window = quotaWindow(request.now)
+  const limit = PLANS[request.plan].renders
+  const amount = request.amount ?? 1
+  const result = await meter.consume({ subject: request.subject, window: window.id, amount, limit, id: request.id, expiresAt: window.resetAt })
+  if (!result.granted) {
+    const remaining = Math.max(0, limit - result.usage)
+    const resetAt = window.resetAt.toISOString()
+    throw new LithoError(
+      'ERR_QUOTA_EXCEEDED',
+      `The render quota of the ${request.plan} plan (${limit} a month) is used up${amount > 1 ? ` for ${amount} more renders` : ''}; it resets at ${resetAt}`,
+      { details: { usage: result.usage, limit, remaining, resetAt, retryAfterSeconds: secondsUntil(window.resetAt, request.now) } },
+    )
+  }
+  return { subject: request.subject, window: window.id, id: request.id, usage: result.usage, limit, remaining: Math.max(0, limit - result.usage), resetAt: window.resetAt }
+}
+
+/** Gives back a granted consumption, once. True when it did (false if already refunded). */
+export function refundRenders(meter: Meter, grant: Pick<RenderGrant, 'subject' | 'window' | 'id'>): Promise<boolean> {
+  return meter.refund({ subject: grant.subject, window: grant.window, id: grant.id })
+}
+
+/** The QuotaError body for an `ERR_QUOTA_EXCEEDED` error. */
+export function toQuotaErrorBody(error: LithoError): QuotaErrorBody {
+  const d = error.details as { usage: number; limit: number; remaining: number; resetAt: string }
+  return { success: false, message: error.message, data: { usage: d.usage, limit: d.limit, remaining: d.remaining, resetAt: d.resetAt } }
+}
