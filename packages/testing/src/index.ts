@@ -10,3 +10,5 @@ export { compareImages, expectToMatchGolden, type CompareOptions, type GoldenOpt
 // Fixtures
 export { syntheticPhoto, syntheticPhotoDataUri } from './fixtures/photo.js'
 export { linkPreview, poster, referenceDesigns, socialCard, worstCase } from './fixtures/designs.js'
+
+// Conformance suites live in subpaths (they load vitest): '@litho/testing/meter'.

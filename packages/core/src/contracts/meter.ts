@@ -52,6 +52,9 @@ export interface ConsumeResult {
  * - Windows and subjects are independent.
  * - Errors of the backend reject the promise: a meter fails closed, it never grants when it
  *   cannot count.
+ * - Invalid input (an amount that is not a whole number ≥ 1, a negative limit, a subject,
+ *   window or id outside its alphabet) rejects with a TypeError coded `ERR_INVALID_ARG_TYPE`
+ *   or `ERR_INVALID_ARG_VALUE` and changes nothing.
  */
 export interface Meter {
   /** Short name for messages, e.g. `redis`. */

@@ -1,0 +1,219 @@
+/**
+ * A meter on Redis: exact across any number of processes and machines sharing one Redis.
+ *
+ * Consume and refund are Lua scripts, which Redis runs atomically ("no other script or command
+ * will run while a script is running"): the check against the limit and the increment are one
+ * step. unstorage cannot do this (it has no atomic increment), so this file talks to Redis
+ * through ioredis directly. The client is ours, not the unstorage redis driver's: this package
+ * exposes no unstorage storage for Redis yet; when it does, both can share one client (the
+ * driver's `getInstance()`), passed here as `client`.
+ *
+ * Key layout, for a subject and a window (`base` defaults to `litho:meter`):
+ * - `<base>:{<subject>/<window>}:usage`, a string: the units used.
+ * - `<base>:{<subject>/<window>}:ids`, a hash: id → amount of each granted consumption not yet
+ *   refunded.
+ * The braces are a Redis Cluster hash tag, so both keys of a window live on one node (a script
+ * may only touch keys of one slot). `/` is outside the alphabet of subjects and windows, so two
+ * different windows never share keys.
+ *
+ * Both keys expire at `expiresAt` plus `graceSeconds` (Redis `PEXPIREAT`, set by the same script
+ * that writes them, so a crash can never leave a counter without expiry).
+ *
+ * When Redis cannot be reached every call rejects (`ERR_METER_BACKEND`): the meter fails closed.
+ *
+ * A consume whose id the window already holds is granted again without counting again. The
+ * contract calls a repeated id a caller error; here it also makes a consume that ioredis resends
+ * after a lost connection (`autoResendUnfulfilledCommands`) count once.
+ *
+ * @module redis
+ */
+import { createHash } from 'node:crypto'
+import type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
+import type { Redis, RedisOptions } from 'ioredis'
+import { createMeterError, wrapBackendErrors } from './_utils.js'
+import { assertConsumeRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from './_validate.js'
+
+/** Options of {@link redisMeter}. Give `url` or `client`, not both. */
+export interface RedisMeterOptions {
+  /**
+   * Where Redis is, e.g. `redis://:password@redis.internal:6379/0`. The meter creates its
+   * client at the first call (not before) and quits it in `dispose()`.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  url?: string
+  /** Prefix of every key; keep one per application. No `{` or `}`. @default 'litho:meter' */
+  base?: string
+  /**
+   * An ioredis client to use instead of creating one, e.g. one shared with the rest of the
+   * application. The meter never quits it; its retry options decide how fast calls fail while
+   * Redis is down.
+   */
+  client?: Redis
+  /**
+   * Seconds the keys of a window live after its `expiresAt`: a refund of a job that straddled the
+   * end of the window still finds its id, and last window's usage can still be shown. Memory stays
+   * bounded to about one window per subject plus this.
+   * @default 604800 (7 days)
+   */
+  graceSeconds?: number
+}
+
+const ADAPTER_NAME = 'redis'
+const DEFAULT_URL = 'redis://127.0.0.1:6379'
+const DEFAULT_BASE = 'litho:meter'
+/** 7 days: see {@link RedisMeterOptions.graceSeconds}. */
+const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60
+
+/**
+ * Options of the client the meter creates from `url`. A meter sits on the request path: while
+ * Redis is down a call should fail within about a second (4 connection attempts, 50–150 ms apart)
+ * rather than wait through ioredis' default 20 attempts.
+ */
+const CLIENT_OPTIONS: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 }
+
+/**
+ * KEYS: usage, ids. ARGV: amount, limit, id, expire-at (epoch ms).
+ * Returns { granted (0|1), usage after the call }.
+ */
+const CONSUME_SCRIPT = `
+local usage = tonumber(redis.call('GET', KEYS[1]) or '0')
+if usage == nil then return redis.error_reply('the usage key does not hold a number') end
+if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return {1, usage} end
+if usage + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, usage} end
+usage = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+return {1, usage}
+`
+
+/**
+ * KEYS: usage, ids. ARGV: id. Returns 1 when the units were given back, else 0.
+ * The id is deleted in the same step as the decrement, so a second refund finds nothing.
+ */
+const REFUND_SCRIPT = `
+local amount = redis.call('HGET', KEYS[2], ARGV[1])
+if not amount then return 0 end
+local usage = tonumber(redis.call('GET', KEYS[1]) or '0')
+if usage == nil then return redis.error_reply('the usage key does not hold a number') end
+if usage < tonumber(amount) then return redis.error_reply('the usage key holds less than the refunded amount') end
+-- Checks first: a script's writes before an error reply are kept, so the id is deleted only
+-- when the refund will also be applied.
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('DECRBY', KEYS[1], amount)
+return 1
+`
+
+/**
+ * Creates a meter on Redis. Options are checked now; the connection is made at the first call.
+ *
+ * @throws {TypeError} `ERR_INVALID_ARG_VALUE` or `ERR_INVALID_ARG_TYPE` for bad options (both `url` and `client`, a `base` with braces, …).
+ * @example
+ * const meter = redisMeter({ url: process.env.REDIS_URL })
+ * const { granted } = await meter.consume({ subject: 'user-1', window: '2026-11', amount: 1, limit: 100, id: 'render-1', expiresAt: new Date('2026-12-01') })
+ */
+export function redisMeter(options: RedisMeterOptions = {}): Meter {
+  const { url, client: givenClient } = options
+  const base = options.base ?? DEFAULT_BASE
+  const graceSeconds = options.graceSeconds ?? DEFAULT_GRACE_SECONDS
+  if (url !== undefined && givenClient !== undefined) {
+    throw createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_VALUE', 'Expected either option url or option client but received both')
+  }
+  if (url !== undefined && typeof url !== 'string') {
+    throw createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_TYPE', `Expected option url to be a string but received ${describe(url)}`)
+  }
+  if (givenClient !== undefined && (typeof givenClient !== 'object' || givenClient === null || typeof givenClient.evalsha !== 'function')) {
+    throw createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_TYPE', `Expected option client to be an ioredis client but received ${describe(givenClient)}`)
+  }
+  if (typeof base !== 'string' || !/^[^{}\s]{1,200}$/.test(base)) {
+    throw createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_VALUE', `Expected option base to be 1 to 200 characters without braces or spaces but received ${describe(base)}`)
+  }
+  assertWholeNumber(ADAPTER_NAME, 'graceSeconds', graceSeconds, 0)
+
+  let clientPromise: Promise<Redis> | undefined
+  let disposed = false
+  const getClient = (operation: string): Promise<Redis> => {
+    if (disposed) return Promise.reject(createMeterError(ADAPTER_NAME, operation, 'The meter was disposed'))
+    return (clientPromise ??= givenClient ? Promise.resolve(givenClient) : createClient(url ?? DEFAULT_URL))
+  }
+  const keysOf = (key: MeterKey): [usage: string, ids: string] => {
+    const tag = `${base}:{${key.subject}/${key.window}}`
+    return [`${tag}:usage`, `${tag}:ids`]
+  }
+
+  const capabilities: MeterCapabilities = { persistent: true, shared: true }
+  return {
+    name: ADAPTER_NAME,
+    capabilities,
+
+    async consume(request: ConsumeRequest): Promise<ConsumeResult> {
+      assertConsumeRequest(ADAPTER_NAME, request)
+      const expireAt = request.expiresAt.getTime() + graceSeconds * 1000
+      return wrapBackendErrors(ADAPTER_NAME, 'consume', async () => {
+        const client = await getClient('consume')
+        const reply = await runScript(client, CONSUME_SCRIPT, keysOf(request), [request.amount, request.limit, request.id, expireAt])
+        if (!Array.isArray(reply) || reply.length !== 2) throw createMeterError(ADAPTER_NAME, 'consume', `Expected a reply of two numbers but received ${describe(reply)}`)
+        return { granted: Number(reply[0]) === 1, usage: Number(reply[1]) }
+      })
+    },
+
+    async refund(request: MeterKey & { id: string }): Promise<boolean> {
+      assertRefundRequest(ADAPTER_NAME, request)
+      return wrapBackendErrors(ADAPTER_NAME, 'refund', async () => {
+        const client = await getClient('refund')
+        return Number(await runScript(client, REFUND_SCRIPT, keysOf(request), [request.id])) === 1
+      })
+    },
+
+    async usage(key: MeterKey): Promise<number> {
+      assertMeterKey(ADAPTER_NAME, key)
+      return wrapBackendErrors(ADAPTER_NAME, 'usage', async () => {
+        const client = await getClient('usage')
+        const value = await client.get(keysOf(key)[0])
+        if (value === null) return 0
+        if (!/^(0|[1-9][0-9]*)$/.test(value)) throw createMeterError(ADAPTER_NAME, 'usage', `Expected a whole number in ${keysOf(key)[0]} but found ${describe(value)}`)
+        return Number(value)
+      })
+    },
+
+    async dispose(): Promise<void> {
+      disposed = true
+      // Only a client the meter created is closed; a client passed in belongs to the caller.
+      if (givenClient || !clientPromise) return
+      const client = await clientPromise.catch(() => undefined)
+      if (!client || client.status === 'end') return
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
+      else client.disconnect() // still connecting or retrying: quit would wait for a connection
+    },
+  }
+}
+
+// --- internal helpers ---
+
+async function createClient(url: string): Promise<Redis> {
+  // Loaded at the first call so that importing this package never loads ioredis.
+  const module = (await import('ioredis')) as unknown as { Redis?: typeof Redis; default: typeof Redis }
+  const RedisClient = module.Redis ?? module.default
+  const client = new RedisClient(url, CLIENT_OPTIONS)
+  // Connection errors reach callers through the rejected commands; without a listener ioredis
+  // would also print every failed reconnect attempt.
+  client.on('error', () => {})
+  return client
+}
+
+const shas = new Map<string, string>()
+
+/** EVALSHA, falling back to EVAL (which also caches the script) when Redis does not know it yet. */
+async function runScript(client: Redis, script: string, keys: string[], args: Array<string | number>): Promise<unknown> {
+  let sha = shas.get(script)
+  if (sha === undefined) {
+    sha = createHash('sha1').update(script).digest('hex')
+    shas.set(script, sha)
+  }
+  try {
+    return await client.evalsha(sha, keys.length, ...keys, ...args)
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error
+    return client.eval(script, keys.length, ...keys, ...args)
+  }
+}

@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { runMeterConformance } from '@litho/testing/meter'
+import { afterAll, describe, expect, it } from 'vitest'
+import { fsMeter } from '../src/fs.js'
+
+// One directory per run, removed at the end.
+const root = mkdtempSync(join(tmpdir(), 'litho-fs-meter-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const suiteDir = join(root, 'suite')
+runMeterConformance({ name: 'fs', create: () => fsMeter({ base: suiteDir }) })
+
+describe('fs meter', () => {
+  let dirs = 0
+  const freshDir = () => join(root, `case-${++dirs}`)
+  const key = { subject: 'user-1', window: '2026-11' }
+  const expiresAt = new Date(Date.now() + 3_600_000)
+  const request = (id: string, fields: { amount?: number; limit?: number } = {}) => ({ ...key, amount: 1, limit: 10, id, expiresAt, ...fields })
+
+  it('fs › writes one file per window and one per id, with names encoded', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume({ subject: 'User:1', window: '2026.11', amount: 2, limit: 10, id: 'render-A', expiresAt })
+    // Capitals, ':' and '.' are percent-encoded (lowercase hex): see encodeSegment in src/fs.ts.
+    const dir = join(base, '2026%2e11', '%55ser%3a1')
+    expect(readFileSync(join(dir, 'usage'), 'utf8')).toBe('2')
+    expect(readFileSync(join(dir, 'ids', 'render-%41'), 'utf8')).toBe('2')
+    // No temporary file is left behind after a successful write.
+    expect(readdirSync(dir).sort()).toEqual(['ids', 'usage'])
+  })
+
+  it('fs › two meters over one directory in one process share the lock', async () => {
+    const base = freshDir()
+    // Different spellings of the same directory: the lock registry keys by the resolved path.
+    const first = fsMeter({ base })
+    const second = fsMeter({ base: relative(process.cwd(), base) + '/./' })
+    const results = await Promise.all(Array.from({ length: 200 }, (_, index) => (index % 2 ? second : first).consume(request(`r${index}`, { limit: 100 }))))
+    expect(results.filter((result) => result.granted).length).toBe(100)
+    expect(await fsMeter({ base }).usage(key)).toBe(100)
+  })
+
+  it('fs › a corrupt counter file rejects with a clear error instead of reading 0', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume(request('a', { amount: 3 }))
+    const file = join(base, '2026-11', 'user-1', 'usage')
+    writeFileSync(file, '{"usa')
+    const expected = expect.objectContaining({ code: 'ERR_METER_BACKEND', message: expect.stringContaining(file) })
+    await expect(meter.usage(key)).rejects.toThrow(expected)
+    await expect(meter.consume(request('b'))).rejects.toThrow(expected)
+    await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expected)
+    // Nothing was overwritten: the file still holds what was found, for someone to look at.
+    expect(readFileSync(file, 'utf8')).toBe('{"usa')
+  })
+
+  it('fs › an empty counter file (a write cut short by hand) rejects too', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume(request('a'))
+    writeFileSync(join(base, '2026-11', 'user-1', 'usage'), '')
+    await expect(meter.usage(key)).rejects.toThrow(/found an empty file/)
+  })
+
+  it('fs › a corrupt id file makes its refund reject and changes nothing', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume(request('a', { amount: 2 }))
+    writeFileSync(join(base, '2026-11', 'user-1', 'ids', 'a'), '2x')
+    await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
+    expect(await meter.usage(key)).toBe(2)
+  })
+
+  it('fs › a temporary file left by a killed write is ignored', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume(request('a', { amount: 4 }))
+    writeFileSync(join(base, '2026-11', 'user-1', 'usage.0b0e5c8a-0000-4000-8000-000000000000.tmp'), '9')
+    expect(await meter.usage(key)).toBe(4)
+    expect(await meter.consume(request('b'))).toEqual({ granted: true, usage: 5 })
+  })
+
+  it('fs › a process killed while consuming leaves whole files that agree', async () => {
+    const fixture = fileURLToPath(new URL('fixtures/fs-consume-forever.ts', import.meta.url))
+    const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
+    for (let run = 0; run < 3; run++) {
+      const base = freshDir()
+      const child = spawn(process.execPath, ['--import', 'tsx', fixture, base], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
+      let stderr = ''
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve())
+        child.on('exit', (code) => reject(new Error(`the child exited (${code}) before it was killed: ${stderr}`)))
+      })
+      // Let it run a little longer, at a different moment each time, then kill it without warning.
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40))
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+
+      const dir = join(base, 'w1', 'crash')
+      const text = readFileSync(join(dir, 'usage'), 'utf8')
+      expect(text, 'the counter file holds a whole number').toMatch(/^[1-9][0-9]*$/)
+      const ids = readdirSync(join(dir, 'ids')).filter((name) => !name.endsWith('.tmp'))
+      for (const id of ids) expect(readFileSync(join(dir, 'ids', id), 'utf8'), `ids/${id}`).toBe('1')
+      // The counter is written before the id: a kill in between leaves one unit counted without its id.
+      expect(Number(text) - ids.length, `usage ${text} against ${ids.length} ids`).toBeGreaterThanOrEqual(0)
+      expect(Number(text) - ids.length).toBeLessThanOrEqual(1)
+      // A new meter reads it and carries on.
+      const meter = fsMeter({ base })
+      expect(await meter.usage({ subject: 'crash', window: 'w1' })).toBe(Number(text))
+      expect(await meter.refund({ subject: 'crash', window: 'w1', id: 'c0' })).toBe(true)
+    }
+  })
+
+  it('fs › a base that is not a directory rejects instead of granting', async () => {
+    const file = join(root, 'a-file')
+    writeFileSync(file, 'not a directory')
+    const meter = fsMeter({ base: file })
+    await expect(meter.consume(request('a'))).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
+    await expect(meter.usage(key)).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
+  })
+
+  it('fs › rejects a missing or non-string base with a TypeError at once', () => {
+    expect(() => fsMeter({} as never)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_MISSING_OPTION' }))
+    expect(() => fsMeter({ base: '' })).toThrow(expect.objectContaining({ code: 'ERR_MISSING_OPTION' }))
+    expect(() => fsMeter({ base: 42 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }))
+  })
+
+  it('fs › creating a meter touches nothing on disk', () => {
+    const base = freshDir()
+    fsMeter({ base })
+    expect(() => readdirSync(base)).toThrow(/ENOENT/)
+  })
+})

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup'
+
+export default defineConfig({
+  // One entry per subpath export: importing one backend never loads another.
+  entry: { index: 'src/index.ts', memory: 'src/memory.ts', fs: 'src/fs.ts', redis: 'src/redis.ts' },
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+})

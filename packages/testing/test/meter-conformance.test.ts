@@ -1,0 +1,120 @@
+// The meter suite checked against a deliberately naive meter: a read-modify-write on unstorage
+// (get, compare, set), over a memory driver with latency like a real backend's. It passes the
+// cases that do not race and must FAIL the concurrency cases: the control of reliability.md
+// Q-1, reproducing hono-rate-limiter PR #68 (20 of 20 requests passed with limit 5).
+import type { Meter } from '@litho/core/contracts'
+import { createStorage, defineDriver, type Storage } from 'unstorage'
+import memoryDriver from 'unstorage/drivers/memory'
+import { describe, expect, it } from 'vitest'
+import { runMeterConformance } from '../src/meter/index.js'
+import { createMeterCaseContext, meterCases } from '../src/meter/meter-cases.js'
+
+const CONCURRENT_CONSUMES = 'meter › 200 concurrent consumes against a limit of 100 grant exactly 100'
+const CONCURRENT_REFUNDS = 'meter › 100 concurrent refunds of one id give back once'
+const RACES = 'the naive meter races on purpose; the control below shows the suite catches it'
+const NO_VALIDATION = 'the naive meter does not validate input; the meters of @litho/storage-adapters do'
+
+const storage = latencyStorage()
+runMeterConformance({
+  name: 'naive read-modify-write (control)',
+  create: () => naiveMeter(storage),
+  skip: {
+    [CONCURRENT_CONSUMES]: RACES,
+    [CONCURRENT_REFUNDS]: RACES,
+    'meter › concurrent consumes and refunds keep usage exact': RACES,
+    'meter › consume rejects an invalid amount with a TypeError': NO_VALIDATION,
+    'meter › consume rejects an invalid limit with a TypeError': NO_VALIDATION,
+    'meter › rejects an invalid subject, window or id with a TypeError': NO_VALIDATION,
+    'meter › consume rejects an invalid expiresAt with a TypeError': NO_VALIDATION,
+    'meter › rejects a request that is not an object with a TypeError': NO_VALIDATION,
+  },
+})
+
+describe('meter conformance › control', () => {
+  const caseTitled = (title: string) => {
+    const found = meterCases.find((c) => c.title === title)
+    if (!found) throw new Error(`no case ${title}`)
+    return found
+  }
+
+  it('the concurrency case fails for a read-modify-write meter', async () => {
+    const meter = naiveMeter(latencyStorage())
+    await expect(caseTitled(CONCURRENT_CONSUMES).run(createMeterCaseContext(meter, () => meter))).rejects.toThrow(/granted \d+ of 200 against a limit of 100/)
+  })
+
+  it('the concurrent refund case fails for a read-modify-write meter', async () => {
+    const meter = naiveMeter(latencyStorage())
+    await expect(caseTitled(CONCURRENT_REFUNDS).run(createMeterCaseContext(meter, () => meter))).rejects.toThrow(/of 100 refunds returned true/)
+  })
+
+  it('a read-modify-write meter over-grants (measured directly)', async () => {
+    const meter = naiveMeter(latencyStorage())
+    const key = { subject: 'user-1', window: '2026-11' }
+    const expiresAt = new Date(Date.now() + 60_000)
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, index) => meter.consume({ ...key, amount: 1, limit: 100, id: `r${index}`, expiresAt })),
+    )
+    const granted = results.filter((result) => result.granted).length
+    // Every consume reads before any writes land, so (nearly) all are granted, and the counter
+    // itself loses updates: it ends far below the number granted.
+    expect(granted).toBeGreaterThan(100)
+    expect(await meter.usage(key)).toBeLessThan(granted)
+  })
+
+  it('runMeterConformance refuses to skip a case that does not exist', () => {
+    expect(() => runMeterConformance({ name: 'x', create: () => naiveMeter(latencyStorage()), skip: { 'meter › no such case': 'typo' } })).toThrow(
+      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' }),
+    )
+  })
+
+  it('runMeterConformance refuses a skip without a reason', () => {
+    expect(() => runMeterConformance({ name: 'x', create: () => naiveMeter(latencyStorage()), skip: { [CONCURRENT_CONSUMES]: ' ' } })).toThrow(/Expected a reason/)
+  })
+})
+
+// --- the naive meter ---
+
+/** WRONG on purpose: reads the counter, compares, writes it back, with awaits in between. */
+function naiveMeter(storage: Storage): Meter {
+  // Encoding ':' (unstorage's separator) and '.' (it refuses '..' segments) keeps keys apart.
+  const encode = (value: string) => encodeURIComponent(value).replace(/\./g, '%2E')
+  const usageKey = (k: { subject: string; window: string }) => `${encode(k.subject)}:${encode(k.window)}:usage`
+  const idKey = (k: { subject: string; window: string }, id: string) => `${encode(k.subject)}:${encode(k.window)}:ids:${encode(id)}`
+  const read = async (key: string) => Number((await storage.getItem<number>(key)) ?? 0)
+  return {
+    name: 'naive',
+    // Persistent over the one storage object every instance shares; not `shared`, or the
+    // sharing cases would fail for the same reason as the concurrency ones.
+    capabilities: { persistent: true, shared: false },
+    async consume(request) {
+      const usage = await read(usageKey(request))
+      if (usage + request.amount > request.limit) return { granted: false, usage }
+      await storage.setItem(usageKey(request), usage + request.amount)
+      await storage.setItem(idKey(request, request.id), request.amount)
+      return { granted: true, usage: usage + request.amount }
+    },
+    async refund(request) {
+      const amount = await storage.getItem<number>(idKey(request, request.id))
+      if (amount === null) return false
+      await storage.removeItem(idKey(request, request.id))
+      await storage.setItem(usageKey(request), (await read(usageKey(request))) - Number(amount))
+      return true
+    },
+    usage: (key) => read(usageKey(key)),
+  }
+}
+
+/** unstorage memory with 1–4 ms per operation, like a network round trip. */
+function latencyStorage(): Storage {
+  const inner = memoryDriver()
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 3))
+  const latency = defineDriver(() => ({
+    name: 'memory-with-latency',
+    hasItem: async (key, options) => (await pause(), inner.hasItem(key, options)),
+    getItem: async (key) => (await pause(), inner.getItem(key)),
+    setItem: async (key, value, options) => (await pause(), inner.setItem?.(key, value, options)),
+    removeItem: async (key, options) => (await pause(), inner.removeItem?.(key, options)),
+    getKeys: async (base, options) => (await pause(), inner.getKeys(base, options)),
+  }))
+  return createStorage({ driver: latency({}) })
+}
