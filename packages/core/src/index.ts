@@ -62,6 +62,18 @@ export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
 export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
 
+// Signed URLs
+export {
+  MAX_SIGNED_URL_SECONDS,
+  canonicalPath,
+  createUrlSigner,
+  type SignRequest,
+  type UrlSigner,
+  type UrlSignerOptions,
+  type UrlSigningKey,
+  type VerifyFailure,
+} from './signing/url-signer.js'
+
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
 export { resolveOutputOptions, type RenderOptions, type RenderResult } from './render/render-document.js'
