@@ -1,0 +1,7 @@
+/**
+ * @litho/auth-adapters: credentials for the Litho HTTP interface. Today: render keys.
+ * Bearer tokens and the OAuth 2.1 authorization server arrive with bearer auth.
+ *
+ * @module @litho/auth-adapters
+ */
+export { RENDER_KEY_PREFIX, createRenderKey, displayPrefix, hashRenderKey, isRenderKey, verifyRenderKey, type NewRenderKey } from './render-keys.js'
