@@ -5,11 +5,13 @@ export default defineConfig({
     index: 'src/index.ts',
     // Types only: adapters import the ports from here without loading the renderer.
     contracts: 'src/contracts/index.ts',
+    // The error class alone: what adapters import at runtime, without the renderer.
+    errors: 'src/errors.ts',
     // The worker is its own file: piscina loads it by URL in each thread.
     'render-worker': 'src/render/worker.ts',
   },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts', errors: 'src/errors.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -29,6 +29,10 @@ export type LithoErrorCode =
   | 'ERR_RENDER_FAILED'
   /** The account's render quota for the current window is used up; `details` has usage, limit, resetAt. */
   | 'ERR_QUOTA_EXCEEDED'
+  /** A store was asked to create something whose id or unique key is already used. */
+  | 'ERR_STORE_CONFLICT'
+  /** A storage backend failed (unreachable, corrupt data); `details.adapter` names it. */
+  | 'ERR_STORAGE'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

@@ -6,3 +6,4 @@
  * @module @litho/core/contracts
  */
 export type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from './meter.js'
+export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js'
