@@ -6,6 +6,7 @@ export const alias = {
   '@litho/core/contracts': fileURLToPath(new URL('./packages/core/src/contracts/index.ts', import.meta.url)),
   '@litho/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
   '@litho/testing/meter': fileURLToPath(new URL('./packages/testing/src/meter/index.ts', import.meta.url)),
+  '@litho/testing/design-store': fileURLToPath(new URL('./packages/testing/src/design-store/index.ts', import.meta.url)),
   '@litho/testing': fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)),
   '@litho/http-h3': fileURLToPath(new URL('./packages/http-h3/src/index.ts', import.meta.url)),
 }

@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', meter: 'src/meter/index.ts' },
+  entry: { index: 'src/index.ts', meter: 'src/meter/index.ts', 'design-store': 'src/design-store/index.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
