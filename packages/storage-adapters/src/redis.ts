@@ -19,7 +19,7 @@
  * Both keys expire at `expiresAt` plus `graceSeconds` (Redis `PEXPIREAT`, set by the same script
  * that writes them, so a crash can never leave a counter without expiry).
  *
- * When Redis cannot be reached every call rejects (`ERR_METER_BACKEND`): the meter fails closed.
+ * When Redis cannot be reached every call rejects (`ERR_STORAGE`): the meter fails closed.
  *
  * A consume whose id the window already holds is granted again without counting again. The
  * contract calls a repeated id a caller error; here it also makes a consume that ioredis resends

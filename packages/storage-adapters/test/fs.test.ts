@@ -49,7 +49,7 @@ describe('fs meter', () => {
     await meter.consume(request('a', { amount: 3 }))
     const file = join(base, '2026-11', 'user-1', 'usage')
     writeFileSync(file, '{"usa')
-    const expected = expect.objectContaining({ code: 'ERR_METER_BACKEND', message: expect.stringContaining(file) })
+    const expected = expect.objectContaining({ code: 'ERR_STORAGE', message: expect.stringContaining(file) })
     await expect(meter.usage(key)).rejects.toThrow(expected)
     await expect(meter.consume(request('b'))).rejects.toThrow(expected)
     await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expected)
@@ -70,7 +70,7 @@ describe('fs meter', () => {
     const meter = fsMeter({ base })
     await meter.consume(request('a', { amount: 2 }))
     writeFileSync(join(base, '2026-11', 'user-1', 'ids', 'a'), '2x')
-    await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
+    await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORAGE' }))
     expect(await meter.usage(key)).toBe(2)
   })
 
@@ -120,8 +120,8 @@ describe('fs meter', () => {
     const file = join(root, 'a-file')
     writeFileSync(file, 'not a directory')
     const meter = fsMeter({ base: file })
-    await expect(meter.consume(request('a'))).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
-    await expect(meter.usage(key)).rejects.toThrow(expect.objectContaining({ code: 'ERR_METER_BACKEND' }))
+    await expect(meter.consume(request('a'))).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORAGE' }))
+    await expect(meter.usage(key)).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORAGE' }))
   })
 
   it('fs › rejects a missing or non-string base with a TypeError at once', () => {

@@ -45,7 +45,7 @@ describe('redis meter', () => {
   })
   let bases = 0
   const freshBase = () => `${base}:case-${++bases}`
-  const backendError = expect.objectContaining({ code: 'ERR_METER_BACKEND' })
+  const backendError = expect.objectContaining({ code: 'ERR_STORAGE' })
 
   it('redis › keys are <base>:{<subject>/<window>}:usage and :ids, expiring after expiresAt plus the grace period', async () => {
     const prefix = freshBase()
