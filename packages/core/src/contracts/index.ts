@@ -7,3 +7,4 @@
  */
 export type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from './meter.js'
 export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js'
+export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
