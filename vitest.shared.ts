@@ -7,6 +7,8 @@ export const alias = {
   '@litho/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
   '@litho/testing/meter': fileURLToPath(new URL('./packages/testing/src/meter/index.ts', import.meta.url)),
   '@litho/testing/design-store': fileURLToPath(new URL('./packages/testing/src/design-store/index.ts', import.meta.url)),
+  '@litho/testing/account-store': fileURLToPath(new URL('./packages/testing/src/account-store/index.ts', import.meta.url)),
+  '@litho/testing/file-store': fileURLToPath(new URL('./packages/testing/src/file-store/index.ts', import.meta.url)),
   '@litho/testing': fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)),
   '@litho/http-h3': fileURLToPath(new URL('./packages/http-h3/src/index.ts', import.meta.url)),
 }

@@ -1,7 +1,8 @@
 /**
  * @litho/storage-adapters: storage for Litho. The meters, one per backend, each also in its own
  * subpath (`@litho/storage-adapters/memory`, `/fs`, `/redis`); and the design stores, one
- * implementation over unstorage (`@litho/storage-adapters/design-store`).
+ * implementation over unstorage (`@litho/storage-adapters/design-store`); and the account stores,
+ * likewise (`@litho/storage-adapters/account-store`).
  *
  * @module @litho/storage-adapters
  */
@@ -22,3 +23,28 @@ export {
   type RedisDesignStoreOptions,
   type UnstorageDesignStoreOptions,
 } from './design-store.js'
+/** Users and render keys on any unstorage instance, e.g. `unstorageAccountStore({ storage })`; and on memory, files or Redis, e.g. `redisAccountStore({ url })`. */
+export {
+  fsAccountStore,
+  memoryAccountStore,
+  redisAccountStore,
+  unstorageAccountStore,
+  type FsAccountStoreOptions,
+  type RedisAccountStoreOptions,
+  type UnstorageAccountStoreOptions,
+} from './account-store.js'
+
+/** Rendered files in memory, files, Redis (served and verified by the app) or S3 (presigned). */
+export {
+  fsFileStore,
+  memoryFileStore,
+  redisFileStore,
+  s3FileStore,
+  verifyFileRequest,
+  type AppServedFileStoreOptions,
+  type FileRequestVerdict,
+  type FsFileStoreOptions,
+  type MemoryFileStoreOptions,
+  type RedisFileStoreOptions,
+  type S3FileStoreOptions,
+} from './file-store.js'
