@@ -33,6 +33,12 @@ export type LithoErrorCode =
   | 'ERR_STORE_CONFLICT'
   /** A storage backend failed (unreachable, corrupt data); `details.adapter` names it. */
   | 'ERR_STORAGE'
+  /** A request parameter or body is invalid; `issues` names each field and why. */
+  | 'ERR_INVALID_REQUEST'
+  /** Credentials are missing, unknown or deactivated. */
+  | 'ERR_UNAUTHORIZED'
+  /** No design has this id or render code (for this account), or it has no published version. */
+  | 'ERR_DESIGN_NOT_FOUND'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

@@ -88,3 +88,27 @@ export {
   type ImageLimits,
   type NetworkPolicy,
 } from './render/images/index.js'
+// The service operations (transport-free; the HTTP adapter maps them to routes)
+export type { Clock } from './contracts/clock.js'
+export {
+  BULK_DEFAULT_FORMAT,
+  BulkItemSchema,
+  BulkRequestSchema,
+  DEFAULT_EXPIRES_IN_MINUTES,
+  DELIVERIES,
+  MAX_BULK_ITEMS,
+  MAX_EXPIRES_IN_MINUTES,
+  RENDER_PARAM_NAMES,
+  RenderParamsSchema,
+  invalidRequest,
+  parseBulkRequest,
+  parseRenderParams,
+  type BulkItem,
+  type BulkRequest,
+  type Delivery,
+  type RenderParams,
+} from './service/params.js'
+export type { QuotaState, RenderAccount, RenderServices, RenderedFile } from './service/services.js'
+export { renderDesign, type RenderDesignRequest, type RenderDesignResult, type RenderResultBody } from './service/render-design.js'
+export { bulkRender, type BulkRenderResult, type BulkResponseBody, type BulkResultRow } from './service/bulk-render.js'
+export { loadPublishedDesign, type DesignLookup } from './service/prepare-render.js'

@@ -9,3 +9,4 @@ export type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey 
 export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js'
 export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'
+export type { Clock } from './clock.js'

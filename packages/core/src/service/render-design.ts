@@ -1,0 +1,96 @@
+/**
+ * The render operation of `{render_url}/v1/{design_id}` (GET and POST), transport-free.
+ *
+ * Order, so that bad input never costs quota: load the design, apply the overrides, resolve the
+ * variation (any failure here is a 400/404 and nothing is metered); then consume one render
+ * atomically; then render and deliver. A render that fails after consuming (render error,
+ * storage error) is refunded: the caller received nothing, as with exports (interface.md §7).
+ *
+ * @module service/render-design
+ */
+import type { OverrideInput } from '../design/overrides.js'
+import { meterRenders, refundRenders } from '../quota/meter-renders.js'
+import type { OutputFormat, RenderWarning } from '../render/types.js'
+import { DEFAULT_EXPIRES_IN_MINUTES, type RenderParams } from './params.js'
+import { loadPublishedDesign, newId, prepareRender } from './prepare-render.js'
+import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
+import { storeRender } from './store-render.js'
+
+/** A render request: whose, which design, its validated parameters and its overrides. */
+export interface RenderDesignRequest {
+  account: RenderAccount
+  /** The render code (`design_id` of the render path). */
+  renderCode: string
+  params: RenderParams
+  /** Query overrides, a JSON body, or both (later wins). Reserved names are not overrides. */
+  overrides?: OverrideInput | readonly OverrideInput[]
+}
+
+/** The JSON render result of `hosted` and `signed` delivery (interface.md §2). */
+export interface RenderResultBody {
+  success: true
+  delivery: 'hosted' | 'signed'
+  url: string
+  /** Signed delivery only. */
+  expiresAt?: string
+  format: OutputFormat
+  file: Omit<RenderedFile, 'createdAt'> & { createdAt: string }
+  /** Ignored overrides and other render warnings, one sentence each. */
+  warnings: string[]
+}
+
+/** The outcome of {@link renderDesign}: bytes (stream) or a JSON body (hosted, signed). */
+export type RenderDesignResult =
+  | { delivery: 'stream'; bytes: Uint8Array; contentType: string; format: OutputFormat; width: number; height: number; variation: string; warnings: RenderWarning[]; quota: QuotaState }
+  | { delivery: 'hosted' | 'signed'; body: RenderResultBody; warnings: RenderWarning[]; quota: QuotaState }
+
+/**
+ * Renders a stored design for its owner, metered.
+ *
+ * @throws LithoError `ERR_DESIGN_NOT_FOUND`, `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`,
+ * `ERR_QUOTA_EXCEEDED` (nothing rendered), `ERR_RENDER_BUSY`, `ERR_IMAGE_FETCH`, `ERR_STORAGE`…
+ * (refunded when thrown after consuming).
+ * @example
+ * const result = await renderDesign(services, { account: user, renderCode: 'Xc9Qm2…', params: { format: 'png' }, overrides: 'title.text=Hi' })
+ */
+export async function renderDesign(services: RenderServices, request: RenderDesignRequest): Promise<RenderDesignResult> {
+  const { account, params } = request
+  const design = await loadPublishedDesign(services.designs, account.id, request.renderCode)
+  const prepared = prepareRender(design, request.overrides, params.variation)
+
+  const now = clockOf(services).now()
+  const renderId = newId('r')
+  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: renderId, now })
+  const quota: QuotaState = { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt }
+  try {
+    const result = await services.renderer.render(prepared.document, { format: params.format ?? 'jpeg', quality: params.quality ?? 80, variation: prepared.variation })
+    const warnings = [...prepared.warnings, ...result.warnings]
+    const delivery = params.delivery ?? 'stream'
+    if (delivery === 'stream')
+      return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }
+    const stored = await storeRender(services.files, result, {
+      accountId: account.id,
+      renderId,
+      delivery,
+      expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
+      now: clockOf(services).now(),
+    })
+    const body: RenderResultBody = {
+      success: true,
+      delivery,
+      url: stored.url,
+      ...(stored.expiresAt ? { expiresAt: stored.expiresAt.toISOString() } : {}),
+      format: result.format,
+      file: { ...stored.file, createdAt: stored.file.createdAt },
+      warnings: warnings.map((w) => w.message),
+    }
+    return { delivery, body, warnings, quota }
+  } catch (error) {
+    // The caller gets nothing: give the render back (exactly once, whatever happens next).
+    if (await refundRenders(services.meter, grant).catch(() => false)) {
+      quota.usage -= 1
+      quota.remaining += 1
+    }
+    throw error
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The ports the service operations run over, and the shapes they share.
+ *
+ * @module service/services
+ */
+import type { Clock } from '../contracts/clock.js'
+import type { DesignStore } from '../contracts/design-store.js'
+import type { FileStore, StoredFile } from '../contracts/file-store.js'
+import type { Meter } from '../contracts/meter.js'
+import type { PlanId } from '../quota/plans.js'
+import type { Renderer } from '../render/renderer.js'
+import type { OutputFormat } from '../render/types.js'
+
+/** What the render operations need: stores, meter, a renderer (the pool on a server) and a clock. */
+export interface RenderServices {
+  designs: Pick<DesignStore, 'getByRenderCode'>
+  files: FileStore
+  meter: Meter
+  renderer: Pick<Renderer, 'render'>
+  /** @default the system clock */
+  clock?: Clock
+  /** Bulk items rendered at once; the pool queues the rest. @default 4 */
+  bulkConcurrency?: number
+}
+
+/** Who a render is for: the account that owns the design and the quota. */
+export interface RenderAccount {
+  id: string
+  plan: PlanId
+}
+
+/** The account's quota after a request, for response headers. */
+export interface QuotaState {
+  usage: number
+  limit: number
+  remaining: number
+  resetAt: Date
+}
+
+/** A stored render's record (the `file` of a render result). */
+export interface RenderedFile extends StoredFile {
+  format: OutputFormat
+  width: number
+  height: number
+  variation: string
+}
+
+/** The clock to use. */
+export function clockOf(services: { clock?: Clock }): Clock {
+  return services.clock ?? systemClock
+}
+
+const systemClock: Clock = { now: () => new Date() }
