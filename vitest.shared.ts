@@ -10,5 +10,13 @@ export const alias = {
   '@litho/testing/account-store': fileURLToPath(new URL('./packages/testing/src/account-store/index.ts', import.meta.url)),
   '@litho/testing/file-store': fileURLToPath(new URL('./packages/testing/src/file-store/index.ts', import.meta.url)),
   '@litho/testing': fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)),
+  '@litho/storage-adapters/memory': fileURLToPath(new URL('./packages/storage-adapters/src/memory.ts', import.meta.url)),
+  '@litho/storage-adapters/fs': fileURLToPath(new URL('./packages/storage-adapters/src/fs.ts', import.meta.url)),
+  '@litho/storage-adapters/redis': fileURLToPath(new URL('./packages/storage-adapters/src/redis.ts', import.meta.url)),
+  '@litho/storage-adapters/design-store': fileURLToPath(new URL('./packages/storage-adapters/src/design-store.ts', import.meta.url)),
+  '@litho/storage-adapters/account-store': fileURLToPath(new URL('./packages/storage-adapters/src/account-store.ts', import.meta.url)),
+  '@litho/storage-adapters/file-store': fileURLToPath(new URL('./packages/storage-adapters/src/file-store.ts', import.meta.url)),
+  '@litho/storage-adapters': fileURLToPath(new URL('./packages/storage-adapters/src/index.ts', import.meta.url)),
+  '@litho/auth-adapters': fileURLToPath(new URL('./packages/auth-adapters/src/index.ts', import.meta.url)),
   '@litho/http-h3': fileURLToPath(new URL('./packages/http-h3/src/index.ts', import.meta.url)),
 }

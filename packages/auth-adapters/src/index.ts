@@ -6,3 +6,9 @@
  */
 export { RENDER_KEY_PREFIX, createRenderKey, displayPrefix, hashRenderKey, isRenderKey, verifyRenderKey, type NewRenderKey } from './render-keys.js'
 export { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js'
+export {
+  createRenderKeyAuthenticator,
+  type RenderKeyAuthenticator,
+  type RenderKeyAuthenticatorOptions,
+  type RenderKeyPrincipal,
+} from './authenticate-render-key.js'
