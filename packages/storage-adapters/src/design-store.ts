@@ -22,12 +22,10 @@
  *
  * @module design-store
  */
-import { resolve } from 'node:path'
 import type { DesignRecord, DesignStore, DesignSummary } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/errors'
-import { atomicFsDriver } from './_atomic-fs-driver.js'
-import { createStorage, type Storage } from 'unstorage'
-import memoryDriver from 'unstorage/drivers/memory'
+import type { Storage } from 'unstorage'
+import { createLock } from './_lock.js'
+import { fsStore, ID_RE, memoryStore, readUnstorageOptions, redisStore, storeKit, type StoreKit } from './_store-base.js'
 import { describe } from './_validate.js'
 
 /** Options of {@link unstorageDesignStore}. */
@@ -52,14 +50,8 @@ export interface RedisDesignStoreOptions {
   base?: string
 }
 
-const ADAPTER = 'unstorage-design-store'
-const DEFAULT_BASE = 'litho:designs'
-const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379'
-const BASE_RE = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/
+const kit: StoreKit = storeKit({ label: 'design-store', adapter: 'unstorage-design-store', defaultBase: 'litho:designs' })
 const RENDER_CODE_RE = /^[A-Za-z0-9_-]{16,64}$/
-/** ISO 8601 date and time with an offset; the list order compares these as instants. */
-const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/
 /** The largest page: the port's bound, so one list call reads at most this many records. */
 const MAX_LIMIT = 100
 /**
@@ -67,6 +59,8 @@ const MAX_LIMIT = 100
  * thousands of files (EMFILE) or queue thousands of Redis commands in one burst.
  */
 const BATCH_SIZE = 100
+/** Every method of the port: the Redis store forwards each to the store it loads. */
+const METHODS = ['create', 'get', 'getByRenderCode', 'update', 'delete', 'listByOwner'] as const
 
 /**
  * Creates a design store over an unstorage instance. Options are checked now; the storage is
@@ -81,11 +75,7 @@ const BATCH_SIZE = 100
  * const design = await designs.get('d_8f3k2m9x1q7w')
  */
 export function unstorageDesignStore(options: UnstorageDesignStoreOptions): DesignStore {
-  const { storage, base = DEFAULT_BASE } = (options ?? {}) as Partial<UnstorageDesignStoreOptions>
-  if (typeof storage !== 'object' || storage === null || typeof storage.getItemRaw !== 'function' || typeof storage.getKeys !== 'function') {
-    throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option storage to be an unstorage instance but received ${describe(storage)}`)
-  }
-  assertBase(base)
+  const { storage, base } = readUnstorageOptions(kit, options)
 
   const recordKey = (id: string) => `${base}:d:${id}`
   const codeKey = (renderCode: string) => `${base}:code:${renderCode}`
@@ -94,36 +84,23 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
 
   /** Reads and parses a record; null when missing. Corrupt data rejects, never returns. */
   const readRecord = async (id: string, operation: string): Promise<DesignRecord | null> => {
-    const text = toText(await storage.getItemRaw(recordKey(id)))
+    const text = kit.toText(await storage.getItemRaw(recordKey(id)), 'read')
     if (text === null) return null
     return parseRecord(text, id, operation)
   }
 
   /** The id a render code points to, or null (missing, or a dangling entry). */
   const readCode = async (renderCode: string, operation: string): Promise<string | null> => {
-    const id = toText(await storage.getItemRaw(codeKey(renderCode)))
+    const id = kit.toText(await storage.getItemRaw(codeKey(renderCode)), 'read')
     if (id === null) return null
-    if (!ID_RE.test(id)) throw createStorageError(operation, `Expected an id under a render code key but found ${describe(id)}`)
+    if (!ID_RE.test(id)) throw kit.storageError(operation, `Expected an id under a render code key but found ${describe(id)}`)
     return id
   }
 
   // Per-instance serialization of the writes to one id, and the render codes being created, so
   // that the conflict checks hold even for concurrent calls on this instance.
-  const locks = new Map<string, Promise<void>>()
+  const withLock = createLock()
   const pendingCodes = new Set<string>()
-  const withLock = <T>(id: string, task: () => Promise<T>): Promise<T> => {
-    const previous = locks.get(id) ?? Promise.resolve()
-    const result = previous.then(task)
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    )
-    locks.set(id, tail)
-    void tail.then(() => {
-      if (locks.get(id) === tail) locks.delete(id)
-    })
-    return result
-  }
 
   return {
     name: 'unstorage',
@@ -131,15 +108,15 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
     async create(record: DesignRecord): Promise<void> {
       const text = serializeRecord(record)
       const { id, ownerId, renderCode, updatedAt } = record
-      if (pendingCodes.has(renderCode)) throw createConflictError('renderCode')
+      if (pendingCodes.has(renderCode)) throw kit.conflictError('create', 'renderCode')
       pendingCodes.add(renderCode)
       try {
         await withLock(id, () =>
-          wrapBackendErrors('create', async () => {
+          kit.wrapBackendErrors('create', async () => {
             // Best effort (the port asks no more): checked, then written, not atomically.
-            if (await storage.hasItem(recordKey(id))) throw createConflictError('id')
+            if (await storage.hasItem(recordKey(id))) throw kit.conflictError('create', 'id')
             const owner = await readCode(renderCode, 'create')
-            if (owner !== null && (await readRecord(owner, 'create'))?.renderCode === renderCode) throw createConflictError('renderCode')
+            if (owner !== null && (await readRecord(owner, 'create'))?.renderCode === renderCode) throw kit.conflictError('create', 'renderCode')
             await storage.setItemRaw(recordKey(id), text)
             await storage.setItemRaw(codeKey(renderCode), id)
             await storage.setItemRaw(indexKey(ownerId, id), JSON.stringify({ updatedAt }))
@@ -151,13 +128,13 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
     },
 
     async get(id: string): Promise<DesignRecord | null> {
-      assertId('id', id)
-      return wrapBackendErrors('get', () => readRecord(id, 'get'))
+      kit.assertId('id', id)
+      return kit.wrapBackendErrors('get', () => readRecord(id, 'get'))
     },
 
     async getByRenderCode(renderCode: string): Promise<DesignRecord | null> {
       assertRenderCode(renderCode)
-      return wrapBackendErrors('getByRenderCode', async () => {
+      return kit.wrapBackendErrors('getByRenderCode', async () => {
         const id = await readCode(renderCode, 'getByRenderCode')
         if (id === null) return null
         const record = await readRecord(id, 'getByRenderCode')
@@ -169,12 +146,12 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
     async update(record: DesignRecord): Promise<boolean> {
       const text = serializeRecord(record)
       return withLock(record.id, () =>
-        wrapBackendErrors('update', async () => {
+        kit.wrapBackendErrors('update', async () => {
           const stored = await readRecord(record.id, 'update')
           if (stored === null) return false
           for (const field of ['ownerId', 'renderCode', 'createdAt'] as const) {
             if (record[field] !== stored[field]) {
-              throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected ${field} to be the stored one (it never changes) but received a different value`)
+              throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected ${field} to be the stored one (it never changes) but received a different value`)
             }
           }
           await storage.setItemRaw(recordKey(record.id), text)
@@ -185,9 +162,9 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
     },
 
     async delete(id: string): Promise<boolean> {
-      assertId('id', id)
+      kit.assertId('id', id)
       return withLock(id, () =>
-        wrapBackendErrors('delete', async () => {
+        kit.wrapBackendErrors('delete', async () => {
           const stored = await readRecord(id, 'delete')
           if (stored === null) return false
           // Record first: from here on get finds nothing; what is left can only dangle.
@@ -200,10 +177,10 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
     },
 
     async listByOwner(ownerId: string, page: { offset: number; limit: number }): Promise<{ items: DesignSummary[]; total: number }> {
-      assertId('ownerId', ownerId)
+      kit.assertId('ownerId', ownerId)
       assertPage(page)
       const { offset, limit } = page
-      return wrapBackendErrors('listByOwner', async () => {
+      return kit.wrapBackendErrors('listByOwner', async () => {
         const prefix = ownerPrefix(ownerId)
         const ids = (await storage.getKeys(prefix))
           .filter((key) => key.startsWith(prefix))
@@ -248,7 +225,7 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
  * await designs.create({ id: 'd_8f3k2m9x1q7w', ownerId: 'acct_1', name: 'Card', renderCode: 'rc_4Kq9xV2mTn8pLw3z', design: null, draft: {}, createdAt: now, updatedAt: now })
  */
 export function memoryDesignStore(): DesignStore {
-  return withStorage('memory', createStorage({ driver: memoryDriver() }))
+  return memoryStore(unstorageDesignStore)
 }
 
 /**
@@ -263,11 +240,7 @@ export function memoryDesignStore(): DesignStore {
  * const designs = fsDesignStore({ base: '.data/designs' })
  */
 export function fsDesignStore(options: FsDesignStoreOptions): DesignStore {
-  const base = (options as Partial<FsDesignStoreOptions> | undefined)?.base
-  if (base === undefined || base === '') throw createTypeError('ERR_MISSING_OPTION', 'Expected option base (a directory) but received none')
-  if (typeof base !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option base to be a string but received ${describe(base)}`)
-  // Atomic writes: a crash mid-write must never leave a truncated design behind.
-  return withStorage('fs', createStorage({ driver: atomicFsDriver({ base: resolve(base) }) }))
+  return fsStore(kit, unstorageDesignStore, options)
 }
 
 /**
@@ -280,93 +253,10 @@ export function fsDesignStore(options: FsDesignStoreOptions): DesignStore {
  * const design = await designs.getByRenderCode('rc_4Kq9xV2mTn8pLw3z')
  */
 export function redisDesignStore(options: RedisDesignStoreOptions = {}): DesignStore {
-  const { url = DEFAULT_REDIS_URL, base = DEFAULT_BASE } = options
-  if (typeof url !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option url to be a string but received ${describe(url)}`)
-  assertBase(base)
-  let loading: Promise<DesignStore> | undefined
-  let disposed = false
-  const load = (operation: string): Promise<DesignStore> => {
-    if (disposed) return Promise.reject(createStorageError(operation, 'The store was disposed'))
-    return (loading ??= import('unstorage/drivers/redis').then(({ default: redisDriver }) => {
-      // A store sits on the request path: while Redis is down a call should fail within about a
-      // second rather than wait through ioredis' default 20 attempts (the same as redisMeter).
-      const driver = redisDriver({ url, lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 })
-      const client = driver.getInstance?.()
-      // Errors reach callers through the rejected commands; without a listener ioredis also logs them.
-      client?.on('error', () => {})
-      return withStorage('redis', createStorage({ driver }), base)
-    }))
-  }
-  const forward =
-    <K extends 'create' | 'get' | 'getByRenderCode' | 'update' | 'delete' | 'listByOwner'>(method: K) =>
-    async (...args: Parameters<DesignStore[K]>): Promise<Awaited<ReturnType<DesignStore[K]>>> => {
-      const store = await wrapBackendErrors(method, () => load(method))
-      return (await (store[method] as (...a: unknown[]) => Promise<unknown>)(...args)) as Awaited<ReturnType<DesignStore[K]>>
-    }
-  return {
-    name: 'redis',
-    create: forward('create'),
-    get: forward('get'),
-    getByRenderCode: forward('getByRenderCode'),
-    update: forward('update'),
-    delete: forward('delete'),
-    listByOwner: forward('listByOwner'),
-    async dispose(): Promise<void> {
-      disposed = true
-      const store = await loading?.catch(() => undefined)
-      await store?.dispose?.()
-    },
-  }
+  return redisStore(kit, unstorageDesignStore, options, METHODS)
 }
 
 // --- internal helpers ---
-
-/** The store over a storage this file created: named after the backend, disposing the storage. */
-function withStorage(name: string, storage: Storage, base?: string): DesignStore {
-  return { ...unstorageDesignStore({ storage, base }), name, dispose: () => storage.dispose() }
-}
-
-type TypeErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_MISSING_OPTION'
-
-/** A `TypeError` with a Node-style code; the message never echoes caller input. */
-function createTypeError(code: TypeErrorCode, message: string): TypeError & { code: TypeErrorCode } {
-  const error = Object.assign(new TypeError(`[design-store] ${message}`), { code })
-  if (Error.captureStackTrace) Error.captureStackTrace(error, createTypeError)
-  return error
-}
-
-function createStorageError(operation: string, message: string, cause?: unknown): LithoError {
-  return new LithoError('ERR_STORAGE', `[design-store] ${operation}: ${message}`, { cause, details: { adapter: ADAPTER, operation } })
-}
-
-/** The field is named, the value is not: a render code is a secret of sorts. */
-function createConflictError(field: 'id' | 'renderCode'): LithoError {
-  return new LithoError('ERR_STORE_CONFLICT', `[design-store] create: Expected an unused ${field} but received one already stored`, {
-    details: { adapter: ADAPTER, operation: 'create', field },
-  })
-}
-
-/**
- * Runs `task`; a backend failure becomes `ERR_STORAGE` (the original is `cause`). Our own
- * errors (TypeErrors, LithoErrors) pass through. Only the backend's message is kept, never a
- * value: the stores' messages never contain record content.
- */
-async function wrapBackendErrors<T>(operation: string, task: () => Promise<T>): Promise<T> {
-  try {
-    return await task()
-  } catch (error) {
-    if (LithoError.isInstance(error) || (error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string')) throw error
-    throw createStorageError(operation, error instanceof Error ? error.message : 'the backend failed', error)
-  }
-}
-
-/** Drivers return raw values as strings (memory, Redis) or bytes (fs). */
-function toText(value: unknown): string | null {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string') return value
-  if (value instanceof Uint8Array) return new TextDecoder().decode(value)
-  throw createStorageError('read', `Expected a string or bytes from the driver but received ${describe(value)}`)
-}
 
 /** Parses a stored record; anything but a record of `id` is corrupt data, never returned. */
 function parseRecord(text: string, id: string, operation: string): DesignRecord {
@@ -374,11 +264,11 @@ function parseRecord(text: string, id: string, operation: string): DesignRecord 
   try {
     value = JSON.parse(text)
   } catch {
-    throw createStorageError(operation, `Expected the record of ${id} to be JSON but found ${describe(text)} that are not`)
+    throw kit.storageError(operation, `Expected the record of ${id} to be JSON but found ${describe(text)} that are not`)
   }
   const record = value as Partial<DesignRecord> | null
   if (typeof record !== 'object' || record === null || record.id !== id || typeof record.ownerId !== 'string' || typeof record.renderCode !== 'string') {
-    throw createStorageError(operation, `Expected the record of ${id} to be a design record but found ${describe(value)}`)
+    throw kit.storageError(operation, `Expected the record of ${id} to be a design record but found ${describe(value)}`)
   }
   return record as DesignRecord
 }
@@ -399,65 +289,42 @@ function readIndexEntry(value: unknown): string | null {
 
 /** Validates a record and returns its JSON (only the fields of the port, in a fixed order). */
 function serializeRecord(record: unknown): string {
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) {
-    throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected record to be an object but received ${describe(record)}`)
-  }
-  const { id, ownerId, name, renderCode, design, draft, createdAt, updatedAt } = record as Record<string, unknown>
-  assertId('id', id)
-  assertId('ownerId', ownerId)
+  kit.assertObject('record', record)
+  const { id, ownerId, name, renderCode, design, draft, createdAt, updatedAt } = record
+  kit.assertId('id', id)
+  kit.assertId('ownerId', ownerId)
   assertRenderCode(renderCode)
-  if (typeof name !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected name to be a string but received ${describe(name)}`)
-  assertTimestamp('createdAt', createdAt)
-  assertTimestamp('updatedAt', updatedAt)
+  if (typeof name !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected name to be a string but received ${describe(name)}`)
+  kit.assertTimestamp('createdAt', createdAt)
+  kit.assertTimestamp('updatedAt', updatedAt)
   for (const [field, value] of [['design', design], ['draft', draft]] as const) {
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
-      throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected ${field} to be JSON or null but received ${describe(value)}`)
+      throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected ${field} to be JSON or null but received ${describe(value)}`)
     }
   }
   try {
     return JSON.stringify({ id, ownerId, name, renderCode, design, draft, createdAt, updatedAt })
   } catch {
     // A cycle, or a BigInt deep inside.
-    throw createTypeError('ERR_INVALID_ARG_VALUE', 'Expected design and draft to be JSON but received a value JSON.stringify rejects')
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected design and draft to be JSON but received a value JSON.stringify rejects')
   }
-}
-
-function assertId(field: string, value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected ${field} to be a string but received ${describe(value)}`)
-  if (!ID_RE.test(value)) throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected ${field} to be 1 to 64 characters of [A-Za-z0-9_-] but received ${describe(value)}`)
 }
 
 function assertRenderCode(value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected renderCode to be a string but received ${describe(value)}`)
+  if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected renderCode to be a string but received ${describe(value)}`)
   if (!RENDER_CODE_RE.test(value)) {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected renderCode to be 16 to 64 characters of [A-Za-z0-9_-] but received ${describe(value)}`)
-  }
-}
-
-function assertTimestamp(field: string, value: unknown): asserts value is string {
-  if (typeof value !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected ${field} to be a string but received ${describe(value)}`)
-  if (!TIMESTAMP_RE.test(value) || !Number.isFinite(Date.parse(value))) {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected ${field} to be an ISO 8601 date and time with an offset but received ${describe(value)}`)
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected renderCode to be 16 to 64 characters of [A-Za-z0-9_-] but received ${describe(value)}`)
   }
 }
 
 function assertPage(page: unknown): asserts page is { offset: number; limit: number } {
-  if (typeof page !== 'object' || page === null || Array.isArray(page)) {
-    throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected page to be an object but received ${describe(page)}`)
-  }
-  const { offset, limit } = page as Record<string, unknown>
+  kit.assertObject('page', page)
+  const { offset, limit } = page
   for (const [field, value, min, max] of [['offset', offset, 0, Number.MAX_SAFE_INTEGER], ['limit', limit, 1, MAX_LIMIT]] as const) {
-    if (typeof value !== 'number') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected page.${field} to be a number but received ${describe(value)}`)
+    if (typeof value !== 'number') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected page.${field} to be a number but received ${describe(value)}`)
     if (!Number.isSafeInteger(value) || value < min || value > max) {
       const range = field === 'limit' ? `from 1 to ${MAX_LIMIT}` : '≥ 0'
-      throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected page.${field} to be a whole number ${range} but received ${describe(value)}`)
+      throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected page.${field} to be a whole number ${range} but received ${describe(value)}`)
     }
-  }
-}
-
-function assertBase(base: unknown): asserts base is string {
-  if (typeof base !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option base to be a string but received ${describe(base)}`)
-  if (base.length > 200 || !BASE_RE.test(base)) {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected option base to be ':'-separated segments of [A-Za-z0-9_-] but received ${describe(base)}`)
   }
 }

@@ -30,11 +30,12 @@ import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
 import { canonicalPath, MAX_SIGNED_URL_SECONDS, type UrlSigner, type VerifyFailure } from '@litho/core'
 import type { FileStore, FileVisibility, StoredFile } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/errors'
 import { AwsClient } from 'aws4fetch'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import { atomicFsDriver } from './_atomic-fs-driver.js'
+import { createLock } from './_lock.js'
+import { DEFAULT_REDIS_URL, loadRedisDriver, storeKit, type StoreKit } from './_store-base.js'
 import { describe } from './_validate.js'
 
 /** Options shared by the app-served stores (memory, fs, Redis). */
@@ -85,10 +86,7 @@ export interface S3FileStoreOptions {
 /** The result of {@link verifyFileRequest}. */
 export type FileRequestVerdict = { ok: true; expiresAt: Date } | { ok: false; reason: VerifyFailure }
 
-const ADAPTER = 'file-store'
-const DEFAULT_BASE = 'litho:files'
-const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379'
-const BASE_RE = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/
+const kit: StoreKit = storeKit({ label: 'file-store', adapter: 'file-store', defaultBase: 'litho:files' })
 /** `type/subtype` and optional parameters; no control characters (it becomes a header). */
 const CONTENT_TYPE_RE = /^[A-Za-z0-9!#$&^_.+-]{1,127}\/[A-Za-z0-9!#$&^_.+-]{1,127}(?:\s*;[\x20-\x7e]*)?$/
 const VERSION_RE = /^[a-f0-9]{24}$/
@@ -120,7 +118,7 @@ interface ByteBackend {
 export function verifyFileRequest(signer: UrlSigner, request: { key: string; query: URLSearchParams | string; now: Date }): FileRequestVerdict {
   assertSigner(signer)
   const { key, query, now } = request ?? ({} as never)
-  if (!(now instanceof Date) || !Number.isFinite(now.getTime())) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected now to be a valid Date but received ${describe(now)}`)
+  if (!(now instanceof Date) || !Number.isFinite(now.getTime())) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected now to be a valid Date but received ${describe(now)}`)
   if (typeof key !== 'string' || canonicalPath(`/${key}`) === null) return { ok: false, reason: 'malformed' }
   const params = typeof query === 'string' ? new URLSearchParams(query) : query instanceof URLSearchParams ? query : null
   if (params === null) return { ok: false, reason: 'malformed' }
@@ -138,7 +136,7 @@ export function verifyFileRequest(signer: UrlSigner, request: { key: string; que
 export function memoryFileStore(options: MemoryFileStoreOptions): FileStore {
   const urls = readAppServedOptions(options)
   const storage = createStorage({ driver: memoryDriver() })
-  return appServedFileStore(urls, DEFAULT_BASE, {
+  return appServedFileStore(urls, kit.defaultBase, {
     name: 'memory',
     persistent: false,
     // The memory driver keeps references: store and return copies.
@@ -163,10 +161,9 @@ export function memoryFileStore(options: MemoryFileStoreOptions): FileStore {
 export function fsFileStore(options: FsFileStoreOptions): FileStore {
   const urls = readAppServedOptions(options)
   const dir = options.dir
-  if (dir === undefined || dir === '') throw createTypeError('ERR_MISSING_OPTION', 'Expected option dir (a directory) but received none')
-  if (typeof dir !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option dir to be a string but received ${describe(dir)}`)
-  const base = options.base ?? DEFAULT_BASE
-  assertBase(base)
+  kit.assertDirectory('dir', dir)
+  const base = options.base ?? kit.defaultBase
+  kit.assertBase(base)
   const storage: Storage = createStorage({ driver: atomicFsDriver({ base: resolve(dir) }) })
   return appServedFileStore(urls, base, {
     name: 'fs',
@@ -193,21 +190,16 @@ export function fsFileStore(options: FsFileStoreOptions): FileStore {
  */
 export function redisFileStore(options: RedisFileStoreOptions): FileStore {
   const urls = readAppServedOptions(options)
-  const { url = DEFAULT_REDIS_URL, base = DEFAULT_BASE } = options
-  if (typeof url !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option url to be a string but received ${describe(url)}`)
-  assertBase(base)
+  const { url = DEFAULT_REDIS_URL, base = kit.defaultBase } = options
+  if (typeof url !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option url to be a string but received ${describe(url)}`)
+  kit.assertBase(base)
   type Client = { set(key: string, value: Buffer): Promise<unknown>; getBuffer(key: string): Promise<Buffer | null>; del(key: string): Promise<number>; quit(): Promise<unknown>; disconnect(): void }
   let loading: Promise<{ client: Client; storage: Storage }> | undefined
   let disposed = false
   const load = (): Promise<{ client: Client; storage: Storage }> => {
     if (disposed) return Promise.reject(new Error('The store was disposed'))
-    return (loading ??= import('unstorage/drivers/redis').then(({ default: redisDriver }) => {
-      // Fail within seconds while Redis is down, like the design store and the meter.
-      const driver = redisDriver({ url, lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 })
-      const client = driver.getInstance?.() as unknown as Client & { on(event: string, listener: () => void): void }
-      client.on('error', () => {})
-      return { client, storage: createStorage({ driver }) }
-    }))
+    // Bytes go through the driver's own ioredis client; the storage is kept to dispose it.
+    return (loading ??= loadRedisDriver(url).then((driver) => ({ client: driver.getInstance?.() as unknown as Client, storage: createStorage({ driver }) })))
   }
   return appServedFileStore(urls, base, {
     name: 'redis',
@@ -241,32 +233,19 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
     try {
       value = JSON.parse(text)
     } catch {
-      throw createStorageError(operation, `Expected the record of a file to be JSON but found ${raw.byteLength} bytes that are not`)
+      throw kit.storageError(operation, `Expected the record of a file to be JSON but found ${raw.byteLength} bytes that are not`)
     }
     const meta = value as { v?: unknown; version?: unknown; file?: Partial<StoredFile> } | null
     const file = meta?.file
     if (meta?.v !== META_VERSION || typeof meta.version !== 'string' || !VERSION_RE.test(meta.version) || file?.key !== key || typeof file.size !== 'number') {
-      throw createStorageError(operation, 'Expected the record of a file but found something else')
+      throw kit.storageError(operation, 'Expected the record of a file but found something else')
     }
     return { version: meta.version, file: { key, contentType: String(file.contentType), size: file.size, visibility: file.visibility as FileVisibility, createdAt: String(file.createdAt) } }
   }
 
   // Writes to one key are serialized per instance, so the version a put removes is never the
   // one a concurrent put just wrote. Across instances the last record written wins.
-  const locks = new Map<string, Promise<void>>()
-  const withLock = <T>(key: string, task: () => Promise<T>): Promise<T> => {
-    const previous = locks.get(key) ?? Promise.resolve()
-    const result = previous.then(task)
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    )
-    locks.set(key, tail)
-    void tail.then(() => {
-      if (locks.get(key) === tail) locks.delete(key)
-    })
-    return result
-  }
+  const withLock = createLock()
 
   return {
     name: backend.name,
@@ -276,7 +255,7 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
       const { contentType, visibility } = validatePut(key, bytes, options)
       const copy = Uint8Array.from(bytes)
       return withLock(key, () =>
-        wrapBackendErrors('put', async () => {
+        kit.wrapBackendErrors('put', async () => {
           const previous = await readMeta(key, 'put').catch(() => null)
           const version = randomBytes(12).toString('hex')
           const file: StoredFile = { key, contentType, size: copy.byteLength, visibility, createdAt: new Date().toISOString() }
@@ -290,14 +269,14 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
 
     async get(key) {
       assertKey(key)
-      return wrapBackendErrors('get', async () => {
+      return kit.wrapBackendErrors('get', async () => {
         // A concurrent put (another instance) may remove the version just read: read again.
         for (let attempt = 0; attempt < 3; attempt++) {
           const meta = await readMeta(key, 'get')
           if (meta === null) return null
           const bytes = await backend.read(bytesKey(key, meta.version))
           if (bytes === null) continue
-          if (bytes.byteLength !== meta.file.size) throw createStorageError('get', `Expected ${meta.file.size} bytes but found ${bytes.byteLength}`)
+          if (bytes.byteLength !== meta.file.size) throw kit.storageError('get', `Expected ${meta.file.size} bytes but found ${bytes.byteLength}`)
           return { file: meta.file, bytes }
         }
         return null
@@ -307,7 +286,7 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
     async delete(key) {
       assertKey(key)
       return withLock(key, () =>
-        wrapBackendErrors('delete', async () => {
+        kit.wrapBackendErrors('delete', async () => {
           const meta = await readMeta(key, 'delete').catch(() => null)
           const raw = meta === null ? await backend.read(metaKey(key)) : null
           if (meta === null && raw === null) return false
@@ -349,20 +328,20 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
  * const files = s3FileStore({ endpoint: 'https://s3.eu-west-1.amazonaws.com', region: 'eu-west-1', bucket: 'renders', accessKeyId, secretAccessKey, forcePathStyle: false })
  */
 export function s3FileStore(options: S3FileStoreOptions): FileStore {
-  if (typeof options !== 'object' || options === null) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
+  if (typeof options !== 'object' || options === null) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
   const { bucket, region = 'us-east-1', accessKeyId, secretAccessKey, forcePathStyle = true } = options
   const endpoint = readHttpUrl('endpoint', options.endpoint)
   if (typeof bucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
-    throw createTypeError(bucket === undefined ? 'ERR_MISSING_OPTION' : 'ERR_INVALID_ARG_VALUE', `Expected option bucket to be an S3 bucket name but received ${describe(bucket)}`)
+    throw kit.typeError(bucket === undefined ? 'ERR_MISSING_OPTION' : 'ERR_INVALID_ARG_VALUE', `Expected option bucket to be an S3 bucket name but received ${describe(bucket)}`)
   }
   for (const [name, value] of [['accessKeyId', accessKeyId], ['secretAccessKey', secretAccessKey], ['region', region]] as const) {
     // Never echo a credential, not even in a type error.
-    if (value === undefined || value === '') throw createTypeError('ERR_MISSING_OPTION', `Expected option ${name} but received none`)
-    if (typeof value !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option ${name} to be a string`)
+    if (value === undefined || value === '') throw kit.typeError('ERR_MISSING_OPTION', `Expected option ${name} but received none`)
+    if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option ${name} to be a string`)
   }
-  if (typeof forcePathStyle !== 'boolean') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option forcePathStyle to be a boolean but received ${describe(forcePathStyle)}`)
+  if (typeof forcePathStyle !== 'boolean') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option forcePathStyle to be a boolean but received ${describe(forcePathStyle)}`)
   const fetchImpl = options.fetch ?? globalThis.fetch
-  if (typeof fetchImpl !== 'function') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option fetch to be a function but received ${describe(fetchImpl)}`)
+  if (typeof fetchImpl !== 'function') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option fetch to be a function but received ${describe(fetchImpl)}`)
   const objectBase = forcePathStyle ? `${endpoint}/${bucket}` : (() => {
     const url = new URL(endpoint)
     url.hostname = `${bucket}.${url.hostname}`
@@ -382,12 +361,12 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
       response = await fetchImpl(request)
     } catch (error) {
       // Only the error's name: messages of some fetch errors include the request's URL or headers.
-      throw createStorageError(operation, `the request to S3 failed (${error instanceof Error ? error.name : 'error'})`, undefined, { cause: scrub(error, [accessKeyId, secretAccessKey]) })
+      throw kit.storageError(operation, `the request to S3 failed (${error instanceof Error ? error.name : 'error'})`, scrub(error, [accessKeyId, secretAccessKey]))
     }
     if (response.ok || (allow404 && response.status === 404)) return response
     const text = await response.text().catch(() => '')
     const s3Code = /<Code>([A-Za-z0-9.]{1,64})<\/Code>/.exec(text)?.[1] ?? `HTTP${response.status}`
-    throw createStorageError(operation, `S3 answered ${response.status} ${s3Code}`, { s3Code, status: response.status })
+    throw kit.storageError(operation, `S3 answered ${response.status} ${s3Code}`, undefined, { s3Code, status: response.status })
   }
 
   return {
@@ -453,7 +432,7 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
         const signed = await aws().sign(`${objectUrl(key)}?X-Amz-Expires=${seconds}`, { method: 'GET', aws: { signQuery: true, datetime } })
         return signed.url
       } catch (error) {
-        throw createStorageError('signedUrl', `signing failed (${error instanceof Error ? error.name : 'error'})`)
+        throw kit.storageError('signedUrl', `signing failed (${error instanceof Error ? error.name : 'error'})`)
       }
     },
 
@@ -464,28 +443,6 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
 }
 
 // --- validation and errors ---
-
-type TypeErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_MISSING_OPTION'
-
-function createTypeError(code: TypeErrorCode, message: string): TypeError & { code: TypeErrorCode } {
-  const error = Object.assign(new TypeError(`[file-store] ${message}`), { code })
-  if (Error.captureStackTrace) Error.captureStackTrace(error, createTypeError)
-  return error
-}
-
-function createStorageError(operation: string, message: string, details: Record<string, unknown> = {}, options: { cause?: unknown } = {}): LithoError {
-  return new LithoError('ERR_STORAGE', `[file-store] ${operation}: ${message}`, { cause: options.cause, details: { adapter: ADAPTER, operation, ...details } })
-}
-
-/** A backend failure becomes ERR_STORAGE (cause kept); our own errors pass through. */
-async function wrapBackendErrors<T>(operation: string, task: () => Promise<T>): Promise<T> {
-  try {
-    return await task()
-  } catch (error) {
-    if (LithoError.isInstance(error) || (error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string')) throw error
-    throw createStorageError(operation, error instanceof Error ? error.message : 'the backend failed', {}, { cause: error })
-  }
-}
 
 /** A copy of an error with every secret removed from its message (the cause must not leak them either). */
 function scrub(error: unknown, secrets: readonly string[]): Error {
@@ -499,44 +456,44 @@ function scrub(error: unknown, secrets: readonly string[]): Error {
 
 /** Throws unless `key` is `<segment>/<segment>/…` of `[A-Za-z0-9._~-]` (see canonicalPath). */
 function assertKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected key to be a string but received ${describe(key)}`)
+  if (typeof key !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected key to be a string but received ${describe(key)}`)
   if (canonicalPath(`/${key}`) === null) {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', 'Expected key to be "/"-separated segments of [A-Za-z0-9._~-], none empty, "." or "..", at most 1023 characters')
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected key to be "/"-separated segments of [A-Za-z0-9._~-], none empty, "." or "..", at most 1023 characters')
   }
 }
 
 function validatePut(key: unknown, bytes: unknown, options: unknown): { contentType: string; visibility: FileVisibility } {
   assertKey(key)
-  if (!(bytes instanceof Uint8Array)) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected bytes to be a Uint8Array but received ${describe(bytes)}`)
-  if (typeof options !== 'object' || options === null) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
+  if (!(bytes instanceof Uint8Array)) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected bytes to be a Uint8Array but received ${describe(bytes)}`)
+  if (typeof options !== 'object' || options === null) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
   const { contentType, visibility } = options as Record<string, unknown>
-  if (typeof contentType !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected contentType to be a string but received ${describe(contentType)}`)
-  if (contentType.length > 255 || !CONTENT_TYPE_RE.test(contentType)) throw createTypeError('ERR_INVALID_ARG_VALUE', 'Expected contentType to be a media type such as image/png')
+  if (typeof contentType !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected contentType to be a string but received ${describe(contentType)}`)
+  if (contentType.length > 255 || !CONTENT_TYPE_RE.test(contentType)) throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected contentType to be a media type such as image/png')
   if (visibility !== 'public' && visibility !== 'private') {
-    throw createTypeError(typeof visibility === 'string' ? 'ERR_INVALID_ARG_VALUE' : 'ERR_INVALID_ARG_TYPE', `Expected visibility to be "public" or "private" but received ${describe(visibility)}`)
+    throw kit.typeError(typeof visibility === 'string' ? 'ERR_INVALID_ARG_VALUE' : 'ERR_INVALID_ARG_TYPE', `Expected visibility to be "public" or "private" but received ${describe(visibility)}`)
   }
   return { contentType, visibility }
 }
 
 /** The lifetime of a signed URL: 1 s to 7 days, counted in whole seconds (rounded up). */
 function validateLifetime(options: unknown): { expiresAt: Date; now: Date; seconds: number } {
-  if (typeof options !== 'object' || options === null) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
+  if (typeof options !== 'object' || options === null) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
   const { expiresAt, now } = options as Record<string, unknown>
   for (const [name, value] of [['expiresAt', expiresAt], ['now', now]] as const) {
-    if (!(value instanceof Date)) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected ${name} to be a Date but received ${describe(value)}`)
-    if (!Number.isFinite(value.getTime())) throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected ${name} to be a valid Date`)
+    if (!(value instanceof Date)) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected ${name} to be a Date but received ${describe(value)}`)
+    if (!Number.isFinite(value.getTime())) throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected ${name} to be a valid Date`)
   }
   const seconds = Math.ceil(((expiresAt as Date).getTime() - (now as Date).getTime()) / 1000)
   if (seconds < 1 || seconds > MAX_SIGNED_URL_SECONDS) {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected a lifetime of 1 to ${MAX_SIGNED_URL_SECONDS} seconds (7 days) but received ${seconds}`)
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected a lifetime of 1 to ${MAX_SIGNED_URL_SECONDS} seconds (7 days) but received ${seconds}`)
   }
   return { expiresAt: expiresAt as Date, now: now as Date, seconds }
 }
 
 function readAppServedOptions(options: AppServedFileStoreOptions | undefined): { publicBaseUrl: string; signer: UrlSigner } {
-  if (typeof options !== 'object' || options === null) throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
+  if (typeof options !== 'object' || options === null) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
   const publicBaseUrl = readHttpUrl('publicBaseUrl', options.publicBaseUrl)
-  if (options.signer === undefined) throw createTypeError('ERR_MISSING_OPTION', 'Expected option signer (createUrlSigner of @litho/core) but received none')
+  if (options.signer === undefined) throw kit.typeError('ERR_MISSING_OPTION', 'Expected option signer (createUrlSigner of @litho/core) but received none')
   assertSigner(options.signer)
   return { publicBaseUrl, signer: options.signer }
 }
@@ -544,35 +501,30 @@ function readAppServedOptions(options: AppServedFileStoreOptions | undefined): {
 function assertSigner(signer: unknown): asserts signer is UrlSigner {
   const s = signer as Partial<UrlSigner> | null
   if (typeof s !== 'object' || s === null || typeof s.sign !== 'function' || typeof s.verify !== 'function') {
-    throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected signer to be a UrlSigner (createUrlSigner of @litho/core) but received ${describe(signer)}`)
+    throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected signer to be a UrlSigner (createUrlSigner of @litho/core) but received ${describe(signer)}`)
   }
 }
 
 /** An http(s) URL without query, fragment or trailing slash. */
 function readHttpUrl(name: string, value: unknown): string {
-  if (value === undefined || value === '') throw createTypeError('ERR_MISSING_OPTION', `Expected option ${name} (an http(s) URL) but received none`)
-  if (typeof value !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option ${name} to be a string but received ${describe(value)}`)
+  if (value === undefined || value === '') throw kit.typeError('ERR_MISSING_OPTION', `Expected option ${name} (an http(s) URL) but received none`)
+  if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option ${name} to be a string but received ${describe(value)}`)
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected option ${name} to be an http(s) URL`)
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected option ${name} to be an http(s) URL`)
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected option ${name} to be an http(s) URL without query, fragment or credentials`)
+    throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected option ${name} to be an http(s) URL without query, fragment or credentials`)
   }
   return value.replace(/\/+$/, '')
-}
-
-function assertBase(base: unknown): asserts base is string {
-  if (typeof base !== 'string') throw createTypeError('ERR_INVALID_ARG_TYPE', `Expected option base to be a string but received ${describe(base)}`)
-  if (base.length > 200 || !BASE_RE.test(base)) throw createTypeError('ERR_INVALID_ARG_VALUE', `Expected option base to be ':'-separated segments of [A-Za-z0-9_-] but received ${describe(base)}`)
 }
 
 function toBytes(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value
   if (value instanceof ArrayBuffer) return new Uint8Array(value)
-  throw createStorageError('get', `Expected bytes from the driver but received ${describe(value)}`)
+  throw kit.storageError('get', `Expected bytes from the driver but received ${describe(value)}`)
 }
 
 function isoOr(...candidates: Array<string | null>): string {

@@ -18,6 +18,7 @@ import { rename } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
 import fsDriver from 'unstorage/drivers/fs'
+import { createLock } from './_lock.js'
 import { createMeterError, wrapBackendErrors } from './_utils.js'
 import { assertConsumeRequest, assertMeterKey, assertRefundRequest, createTypeError, describe } from './_validate.js'
 
@@ -164,19 +165,4 @@ function encodeSegment(value: string): string {
  * `Symbol.for` key so that two copies of this package in one process still share it.
  */
 const kLocks = Symbol.for('litho.storage-adapters.fs-meter.locks')
-const locks: Map<string, Promise<void>> = ((globalThis as Record<symbol, unknown>)[kLocks] ??= new Map()) as Map<string, Promise<void>>
-
-function withLock<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = locks.get(key) ?? Promise.resolve()
-  const result = previous.then(task)
-  const tail = result.then(
-    () => undefined,
-    () => undefined,
-  )
-  locks.set(key, tail)
-  // Drop the entry once the chain is idle, so the registry does not grow with every window.
-  void tail.then(() => {
-    if (locks.get(key) === tail) locks.delete(key)
-  })
-  return result
-}
+const withLock = createLock(((globalThis as Record<symbol, unknown>)[kLocks] ??= new Map()) as Map<string, Promise<void>>)

@@ -2,44 +2,18 @@
 // REDIS_URL (default redis://127.0.0.1:6379) and never skip: without Redis they fail, loudly.
 // Keys live under a base unique to the run and are deleted at the end; nothing else is touched.
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AccountStore, KeyRecord, UserRecord } from '@litho/core/contracts'
 import { runAccountStoreConformance } from '@litho/testing/account-store'
-import { Redis } from 'ioredis'
 import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fsAccountStore, memoryAccountStore, redisAccountStore, unstorageAccountStore } from '../src/account-store.js'
+import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
-const redisBase = `litho:test:${runId}`
-const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-// One directory per run, removed at the end.
-const root = mkdtempSync(join(tmpdir(), 'litho-fs-accounts-'))
-
-beforeAll(async () => {
-  try {
-    await admin.connect()
-    await admin.ping()
-  } catch (error) {
-    throw new Error(`Redis must run at ${REDIS_URL} for these tests (they never skip): ${(error as Error).message}`)
-  }
-})
-
-afterAll(async () => {
-  rmSync(root, { recursive: true, force: true })
-  // Only this run's keys: everything under its unique base.
-  let cursor = '0'
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${redisBase}:*`, 'COUNT', 500)
-    cursor = next
-    if (keys.length > 0) await admin.del(...keys)
-  } while (cursor !== '0')
-  await admin.quit()
-})
+const { admin, base: redisBase } = setupRedis()
+const root = setupTempDir('litho-fs-accounts-')
 
 runAccountStoreConformance({ name: 'memory', create: () => memoryAccountStore() })
 runAccountStoreConformance({ name: 'fs', persistent: true, create: () => fsAccountStore({ base: join(root, 'suite') }) })

@@ -1,44 +1,21 @@
 // The design store on each backend it ships a factory for. The Redis runs use the real Redis at
 // REDIS_URL (default redis://127.0.0.1:6379) and never skip: without Redis they fail, loudly.
 // Keys live under a base unique to the run and are deleted at the end; nothing else is touched.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { DesignRecord, DesignStore } from '@litho/core/contracts'
 import { runDesignStoreConformance } from '@litho/testing/design-store'
-import { Redis } from 'ioredis'
 import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { atomicFsDriver } from '../src/_atomic-fs-driver.js'
 import { fsDesignStore, memoryDesignStore, redisDesignStore, unstorageDesignStore } from '../src/design-store.js'
+import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
+import { killMidWrite } from './_crash.js'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
-const redisBase = `litho:test:${runId}`
-const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-// One directory per run, removed at the end.
-const root = mkdtempSync(join(tmpdir(), 'litho-fs-designs-'))
-
-beforeAll(async () => {
-  try {
-    await admin.connect()
-    await admin.ping()
-  } catch (error) {
-    throw new Error(`Redis must run at ${REDIS_URL} for these tests (they never skip): ${(error as Error).message}`)
-  }
-})
-
-afterAll(async () => {
-  rmSync(root, { recursive: true, force: true })
-  // Only this run's keys: everything under its unique base.
-  let cursor = '0'
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${redisBase}:*`, 'COUNT', 500)
-    cursor = next
-    if (keys.length > 0) await admin.del(...keys)
-  } while (cursor !== '0')
-  await admin.quit()
-})
+const { admin, base: redisBase } = setupRedis()
+const root = setupTempDir('litho-fs-designs-')
 
 runDesignStoreConformance({ name: 'memory', create: () => memoryDesignStore() })
 runDesignStoreConformance({ name: 'fs', persistent: true, create: () => fsDesignStore({ base: join(root, 'suite') }) })
@@ -193,26 +170,9 @@ describe('unstorage design store', () => {
 
 describe('fs design store › crashes', () => {
   it('fs › a process killed while rewriting a design always leaves a whole record', async () => {
-    const { spawn } = await import('node:child_process')
-    const { mkdtempSync, readdirSync } = await import('node:fs')
-    const { tmpdir } = await import('node:os')
-    const { join } = await import('node:path')
-    const { fileURLToPath } = await import('node:url')
-    const fixture = fileURLToPath(new URL('fixtures/fs-update-forever.ts', import.meta.url))
-    const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
     for (let run = 0; run < 5; run++) {
-      const base = mkdtempSync(join(tmpdir(), 'litho-design-crash-'))
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture, base], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
-      let stderr = ''
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve())
-        child.on('exit', (code) => reject(new Error(`the child exited (${code}) before it was killed: ${stderr}`)))
-      })
-      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40))
-      const exited = new Promise((resolve) => child.on('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
+      const base = mkdtempSync(join(root, 'crash-'))
+      await killMidWrite('fs-update-forever.ts', base)
       // Whatever moment the kill hit, the record reads back whole; stray temp files are only in .litho-tmp.
       const store = fsDesignStore({ base })
       const record = await store.get('crash')
@@ -226,8 +186,6 @@ describe('fs design store › crashes', () => {
 
 describe('atomic fs driver', () => {
   it('fs › concurrent writes to one key leave exactly one whole value, and no temp files', async () => {
-    const { atomicFsDriver } = await import('../src/_atomic-fs-driver.js')
-    const { readFileSync, readdirSync } = await import('node:fs')
     const base = mkdtempSync(join(tmpdir(), 'litho-atomic-'))
     const storage = createStorage({ driver: atomicFsDriver({ base }) })
     // Values of very different lengths: in-place writes racing on one file can leave a mix.

@@ -6,23 +6,19 @@
 //   unsigned GET of a private object succeeds there, so ACLs are checked on the request sent.
 // The suite is imported by relative path until the `@litho/testing/file-store` alias exists.
 import { createHash, createHmac, randomBytes } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createUrlSigner } from '@litho/core'
 import type { FileStore } from '@litho/core/contracts'
-import { Redis } from 'ioredis'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { everyByte, runFileStoreConformance } from '@litho/testing/file-store'
 import { fsFileStore, memoryFileStore, redisFileStore, s3FileStore, verifyFileRequest } from '../src/file-store.js'
+import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
-const redisBase = `litho:test:${runId}`
-const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-const root = mkdtempSync(join(tmpdir(), 'litho-fs-files-'))
-const s3Dir = mkdtempSync(join(tmpdir(), 'litho-s3rver-'))
+const { admin, base: redisBase } = setupRedis()
+const root = setupTempDir('litho-fs-files-')
+const s3Dir = setupTempDir('litho-s3rver-')
 const BUCKET = 'litho-test'
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
 const PUBLIC_BASE = 'https://render.example.com/files'
@@ -32,12 +28,6 @@ let s3rver: S3rver | undefined
 let endpoint = ''
 
 beforeAll(async () => {
-  try {
-    await admin.connect()
-    await admin.ping()
-  } catch (error) {
-    throw new Error(`Redis must run at ${REDIS_URL} for these tests (they never skip): ${(error as Error).message}`)
-  }
   s3rver = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] })
   const { port } = await s3rver.run()
   endpoint = `http://127.0.0.1:${port}`
@@ -45,15 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s3rver?.close()
-  rmSync(s3Dir, { recursive: true, force: true })
-  rmSync(root, { recursive: true, force: true })
-  let cursor = '0'
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${redisBase}:*`, 'COUNT', 500)
-    cursor = next
-    if (keys.length > 0) await admin.del(...keys)
-  } while (cursor !== '0')
-  await admin.quit()
 })
 
 /** What the HTTP app does with a request for `<PUBLIC_BASE>/<key>?…`: verify, then get. */

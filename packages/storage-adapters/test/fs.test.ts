@@ -1,15 +1,12 @@
-import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { runMeterConformance } from '@litho/testing/meter'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fsMeter } from '../src/fs.js'
+import { setupTempDir } from './_backends.js'
+import { killMidWrite } from './_crash.js'
 
-// One directory per run, removed at the end.
-const root = mkdtempSync(join(tmpdir(), 'litho-fs-meter-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+const root = setupTempDir('litho-fs-meter-')
 
 const suiteDir = join(root, 'suite')
 runMeterConformance({ name: 'fs', create: () => fsMeter({ base: suiteDir }) })
@@ -84,23 +81,9 @@ describe('fs meter', () => {
   })
 
   it('fs › a process killed while consuming leaves whole files that agree', async () => {
-    const fixture = fileURLToPath(new URL('fixtures/fs-consume-forever.ts', import.meta.url))
-    const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
     for (let run = 0; run < 3; run++) {
       const base = freshDir()
-      const child = spawn(process.execPath, ['--import', 'tsx', fixture, base], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] })
-      let stderr = ''
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve())
-        child.on('exit', (code) => reject(new Error(`the child exited (${code}) before it was killed: ${stderr}`)))
-      })
-      // Let it run a little longer, at a different moment each time, then kill it without warning.
-      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40))
-      const exited = new Promise((resolve) => child.on('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
-
+      await killMidWrite('fs-consume-forever.ts', base)
       const dir = join(base, 'w1', 'crash')
       const text = readFileSync(join(dir, 'usage'), 'utf8')
       expect(text, 'the counter file holds a whole number').toMatch(/^[1-9][0-9]*$/)

@@ -3,33 +3,11 @@
 // deleted at the end; nothing else in Redis is touched.
 import { runMeterConformance } from '@litho/testing/meter'
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { redisMeter } from '../src/redis.js'
+import { REDIS_URL, setupRedis } from './_backends.js'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-const runId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
-const base = `litho:test:${runId}`
-const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 })
-
-beforeAll(async () => {
-  try {
-    await admin.connect()
-    await admin.ping()
-  } catch (error) {
-    throw new Error(`Redis must run at ${REDIS_URL} for these tests (they never skip): ${(error as Error).message}`)
-  }
-})
-
-afterAll(async () => {
-  // Only this run's keys: everything under its unique base.
-  let cursor = '0'
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${base}:*`, 'COUNT', 500)
-    cursor = next
-    if (keys.length > 0) await admin.del(...keys)
-  } while (cursor !== '0')
-  await admin.quit()
-})
+const { admin, base, runId } = setupRedis()
 
 runMeterConformance({ name: 'redis', create: () => redisMeter({ url: REDIS_URL, base: `${base}:suite` }) })
 

@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto'
 import type { AccountStore, KeyRecord, UserRecord } from '@litho/core/contracts'
 import { expect } from 'vitest'
+import { eventually, expectInvalid, INVALID_IDS, type InvalidCode } from '../_expect.js'
+import { createRunPrefix } from '../_suite.js'
 
 /** What a case gets: the suite's store, the factory, and ids unique to this run. */
 export interface AccountStoreCaseContext {
@@ -32,14 +34,6 @@ export interface AccountStoreCase {
   /** Skipped unless the caller declares the store persistent (`persistent: true`). */
   needsPersistent?: boolean
   run: (context: AccountStoreCaseContext) => Promise<void>
-}
-
-/**
- * A prefix unique to one run, so runs against a shared Redis never see each other's accounts.
- * Only `[A-Za-z0-9_-]`, and short: ids are at most 64 characters.
- */
-export function createRunPrefix(): string {
-  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
 }
 
 /** Builds the per-run helpers of {@link AccountStoreCaseContext}. */
@@ -430,19 +424,8 @@ export const accountStoreCases: readonly AccountStoreCase[] = [
     title: 'account store › rejects invalid ids with a TypeError',
     async run({ store, user, key }) {
       const owner = user().id
-      const bad: Array<[string, unknown, InvalidCode]> = [
-        ['empty', '', 'ERR_INVALID_ARG_VALUE'],
-        ['with a colon', 'a:b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a dot', 'a.b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
-        ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
-        ['of 65 characters', 'x'.repeat(65), 'ERR_INVALID_ARG_VALUE'],
-        ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
-        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
-      ]
       const cases: Array<[string, () => Promise<unknown>, InvalidCode]> = []
-      for (const [label, value, code] of bad) {
+      for (const [label, value, code] of INVALID_IDS) {
         const v = value as string
         cases.push(
           [`getUser ${label}`, () => store.getUser(v), code],
@@ -557,24 +540,6 @@ export const accountStoreCases: readonly AccountStoreCase[] = [
 
 // --- internal helpers ---
 
-type InvalidCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE'
-
-/**
- * Retries `assertion` for up to 5 s: lists and `markKeyUsed` may lag behind writes (the port
- * allows it); every other read must be exact at once.
- */
-async function eventually(assertion: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await assertion()
-    } catch (error) {
-      if (Date.now() >= deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
-}
-
 async function expectConflict(promise: Promise<unknown>, field: 'id' | 'email' | 'hash'): Promise<void> {
   const error = await promise.then(
     () => undefined,
@@ -589,23 +554,5 @@ async function expectOneWins(calls: Array<Promise<unknown>>, field: 'id' | 'emai
   expect(results.filter((r) => r.status === 'fulfilled').length, `creates of one ${field} that succeeded`).toBe(1)
   for (const result of results) {
     if (result.status === 'rejected') expect(result.reason).toMatchObject({ name: 'LithoError', code: 'ERR_STORE_CONFLICT', details: { field } })
-  }
-}
-
-/** Each call must reject (not throw synchronously) with a TypeError of the code. */
-async function expectInvalid(cases: Array<[label: string, call: () => Promise<unknown>, code: InvalidCode]>): Promise<void> {
-  for (const [label, call, code] of cases) {
-    let promise: Promise<unknown>
-    try {
-      promise = call()
-    } catch (error) {
-      throw new Error(`${label}: expected a rejected promise but the call threw synchronously`, { cause: error })
-    }
-    const error = await promise.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    )
-    expect(error, `${label}: expected a rejection`).toBeInstanceOf(TypeError)
-    expect((error as { code?: unknown }).code, `${label}: code`).toBe(code)
   }
 }

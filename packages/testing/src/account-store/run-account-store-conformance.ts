@@ -5,8 +5,8 @@
  * @module account-store/run-account-store-conformance
  */
 import type { AccountStore } from '@litho/core/contracts'
-import { afterAll, beforeAll, describe, it } from 'vitest'
-import { createAccountStoreCaseContext, createRunPrefix, accountStoreCases, type AccountStoreCaseContext } from './account-store-cases.js'
+import { registerSuite } from '../_suite.js'
+import { accountStoreCases, createAccountStoreCaseContext } from './account-store-cases.js'
 
 /** Options of {@link runAccountStoreConformance}. */
 export interface AccountStoreConformanceOptions {
@@ -40,38 +40,15 @@ export interface AccountStoreConformanceOptions {
  * runAccountStoreConformance({ name: 'redis', persistent: true, create: () => redisAccountStore({ url: 'redis://127.0.0.1:6379', base: 'test:accounts' }) })
  */
 export function runAccountStoreConformance(options: AccountStoreConformanceOptions): void {
-  const skip = options.skip ?? {}
-  const titles = new Set(accountStoreCases.map((c) => c.title))
-  for (const [title, reason] of Object.entries(skip)) {
-    if (!titles.has(title)) throw codedTypeError(`Expected skip to name a case of the account store suite but received ${JSON.stringify(title)}`)
-    if (typeof reason !== 'string' || reason.trim() === '') throw codedTypeError(`Expected a reason to skip ${JSON.stringify(title)} but received none`)
-  }
-
-  describe(`account store › ${options.name}`, () => {
-    let context: AccountStoreCaseContext | undefined
-    const prefix = createRunPrefix()
-
-    beforeAll(async () => {
-      context = createAccountStoreCaseContext(await options.create(), options.create, prefix)
-    })
-    afterAll(async () => {
-      await context?.store.dispose?.()
-    })
-
-    for (const storeCase of accountStoreCases) {
-      it(storeCase.title, async (test) => {
-        const reason = skip[storeCase.title]
-        if (reason !== undefined) test.skip(reason)
-        if (!context) throw new Error('The store was not created (see the error of beforeAll)')
-        if (storeCase.needsPersistent && options.persistent !== true) {
-          test.skip(`${context.store.name} is not declared persistent (option persistent of runAccountStoreConformance)`)
-        }
-        await storeCase.run(context)
-      })
-    }
+  registerSuite({
+    suite: 'account store',
+    subject: 'store',
+    name: options.name,
+    cases: accountStoreCases,
+    skip: options.skip,
+    open: async () => createAccountStoreCaseContext(await options.create(), options.create),
+    close: ({ store }) => store.dispose?.(),
+    unmet: (storeCase, { store }) =>
+      storeCase.needsPersistent && options.persistent !== true ? `${store.name} is not declared persistent (option persistent of runAccountStoreConformance)` : undefined,
   })
-}
-
-function codedTypeError(message: string): TypeError & { code: 'ERR_INVALID_ARG_VALUE' } {
-  return Object.assign(new TypeError(`[testing:account-store] ${message}`), { code: 'ERR_INVALID_ARG_VALUE' as const })
 }

@@ -8,6 +8,8 @@
  */
 import type { DesignRecord, DesignStore, DesignSummary } from '@litho/core/contracts'
 import { expect } from 'vitest'
+import { eventually, expectInvalid, INVALID_IDS, type InvalidCode } from '../_expect.js'
+import { createRunPrefix } from '../_suite.js'
 
 /** What a case gets: the suite's store, the factory, and ids unique to this run. */
 export interface DesignStoreCaseContext {
@@ -31,14 +33,6 @@ export interface DesignStoreCase {
   /** Skipped unless the caller declares the store persistent (`persistent: true`). */
   needsPersistent?: boolean
   run: (context: DesignStoreCaseContext) => Promise<void>
-}
-
-/**
- * A prefix unique to one run, so runs against a shared Redis never see each other's designs.
- * Only `[A-Za-z0-9_-]`, and short: ids are at most 64 characters.
- */
-export function createRunPrefix(): string {
-  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
 }
 
 /** Builds the per-run helpers of {@link DesignStoreCaseContext}. */
@@ -367,20 +361,9 @@ export const designStoreCases: readonly DesignStoreCase[] = [
   {
     title: 'design store › rejects invalid ids and render codes with a TypeError',
     async run({ store, record, owner }) {
-      const bad: Array<[string, unknown, InvalidCode]> = [
-        ['empty', '', 'ERR_INVALID_ARG_VALUE'],
-        ['with a colon', 'a:b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a dot', 'a.b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
-        ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
-        ['of 65 characters', 'x'.repeat(65), 'ERR_INVALID_ARG_VALUE'],
-        ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
-        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
-      ]
       const page = { offset: 0, limit: 10 }
       const cases: Array<[string, () => Promise<unknown>, InvalidCode]> = []
-      for (const [label, value, code] of bad) {
+      for (const [label, value, code] of INVALID_IDS) {
         const v = value as string
         cases.push(
           [`get ${label}`, () => store.get(v), code],
@@ -457,27 +440,9 @@ export const designStoreCases: readonly DesignStoreCase[] = [
 
 // --- internal helpers ---
 
-type InvalidCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE'
-
 /** The list item of a record. */
 export function summary(record: DesignRecord): DesignSummary {
   return { id: record.id, name: record.name, updatedAt: record.updatedAt }
-}
-
-/**
- * Retries `assertion` for up to 5 s: lists may lag behind writes (the port allows a short,
- * documented delay); every other read must be exact at once.
- */
-async function eventually(assertion: () => Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      return await assertion()
-    } catch (error) {
-      if (Date.now() >= deadline) throw error
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
 }
 
 async function expectConflict(promise: Promise<unknown>): Promise<void> {
@@ -486,22 +451,4 @@ async function expectConflict(promise: Promise<unknown>): Promise<void> {
     (reason: unknown) => reason,
   )
   expect(error, 'expected a rejection with ERR_STORE_CONFLICT').toMatchObject({ name: 'LithoError', code: 'ERR_STORE_CONFLICT' })
-}
-
-/** Each call must reject (not throw synchronously) with a TypeError of the code. */
-async function expectInvalid(cases: Array<[label: string, call: () => Promise<unknown>, code: InvalidCode]>): Promise<void> {
-  for (const [label, call, code] of cases) {
-    let promise: Promise<unknown>
-    try {
-      promise = call()
-    } catch (error) {
-      throw new Error(`${label}: expected a rejected promise but the call threw synchronously`, { cause: error })
-    }
-    const error = await promise.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    )
-    expect(error, `${label}: expected a rejection`).toBeInstanceOf(TypeError)
-    expect((error as { code?: unknown }).code, `${label}: code`).toBe(code)
-  }
 }

@@ -5,8 +5,8 @@
  * @module design-store/run-design-store-conformance
  */
 import type { DesignStore } from '@litho/core/contracts'
-import { afterAll, beforeAll, describe, it } from 'vitest'
-import { createDesignStoreCaseContext, createRunPrefix, designStoreCases, type DesignStoreCaseContext } from './design-store-cases.js'
+import { registerSuite } from '../_suite.js'
+import { createDesignStoreCaseContext, designStoreCases } from './design-store-cases.js'
 
 /** Options of {@link runDesignStoreConformance}. */
 export interface DesignStoreConformanceOptions {
@@ -40,38 +40,15 @@ export interface DesignStoreConformanceOptions {
  * runDesignStoreConformance({ name: 'redis', persistent: true, create: () => redisDesignStore({ url: 'redis://127.0.0.1:6379', base: 'test:designs' }) })
  */
 export function runDesignStoreConformance(options: DesignStoreConformanceOptions): void {
-  const skip = options.skip ?? {}
-  const titles = new Set(designStoreCases.map((c) => c.title))
-  for (const [title, reason] of Object.entries(skip)) {
-    if (!titles.has(title)) throw codedTypeError(`Expected skip to name a case of the design store suite but received ${JSON.stringify(title)}`)
-    if (typeof reason !== 'string' || reason.trim() === '') throw codedTypeError(`Expected a reason to skip ${JSON.stringify(title)} but received none`)
-  }
-
-  describe(`design store › ${options.name}`, () => {
-    let context: DesignStoreCaseContext | undefined
-    const prefix = createRunPrefix()
-
-    beforeAll(async () => {
-      context = createDesignStoreCaseContext(await options.create(), options.create, prefix)
-    })
-    afterAll(async () => {
-      await context?.store.dispose?.()
-    })
-
-    for (const storeCase of designStoreCases) {
-      it(storeCase.title, async (test) => {
-        const reason = skip[storeCase.title]
-        if (reason !== undefined) test.skip(reason)
-        if (!context) throw new Error('The store was not created (see the error of beforeAll)')
-        if (storeCase.needsPersistent && options.persistent !== true) {
-          test.skip(`${context.store.name} is not declared persistent (option persistent of runDesignStoreConformance)`)
-        }
-        await storeCase.run(context)
-      })
-    }
+  registerSuite({
+    suite: 'design store',
+    subject: 'store',
+    name: options.name,
+    cases: designStoreCases,
+    skip: options.skip,
+    open: async () => createDesignStoreCaseContext(await options.create(), options.create),
+    close: ({ store }) => store.dispose?.(),
+    unmet: (storeCase, { store }) =>
+      storeCase.needsPersistent && options.persistent !== true ? `${store.name} is not declared persistent (option persistent of runDesignStoreConformance)` : undefined,
   })
-}
-
-function codedTypeError(message: string): TypeError & { code: 'ERR_INVALID_ARG_VALUE' } {
-  return Object.assign(new TypeError(`[testing:design-store] ${message}`), { code: 'ERR_INVALID_ARG_VALUE' as const })
 }

@@ -7,6 +7,8 @@
  */
 import type { FileStore } from '@litho/core/contracts'
 import { expect } from 'vitest'
+import { expectInvalid, type InvalidCode } from '../_expect.js'
+import { createRunPrefix } from '../_suite.js'
 
 /** Fetches a URL the way a client would; for app-served stores, the test routes it to the app's verifier. */
 export type FetchUrl = (url: string) => Promise<{ status: number; bytes: Uint8Array }>
@@ -32,11 +34,6 @@ export interface FileStoreCase {
   /** Skipped unless the caller passed `fetchUrl`. */
   needsFetch?: boolean
   run: (context: FileStoreCaseContext) => Promise<void>
-}
-
-/** A prefix unique to one run: runs against a shared backend never see each other's files. */
-export function createRunPrefix(): string {
-  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`
 }
 
 /** Builds the per-run helpers of {@link FileStoreCaseContext}. */
@@ -307,23 +304,3 @@ export const fileStoreCases: readonly FileStoreCase[] = [
     },
   },
 ]
-
-type InvalidCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE'
-
-/** Each call must reject (not throw synchronously) with a TypeError of the code. */
-async function expectInvalid(cases: Array<[label: string, call: () => Promise<unknown>, code: InvalidCode]>): Promise<void> {
-  for (const [label, call, code] of cases) {
-    let promise: Promise<unknown>
-    try {
-      promise = call()
-    } catch (error) {
-      throw new Error(`${label}: expected a rejected promise but the call threw synchronously`, { cause: error })
-    }
-    const error = await promise.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    )
-    expect(error, `${label}: expected a rejection`).toBeInstanceOf(TypeError)
-    expect((error as { code?: unknown }).code, `${label}: code`).toBe(code)
-  }
-}

@@ -5,8 +5,8 @@
  * @module file-store/run-file-store-conformance
  */
 import type { FileStore } from '@litho/core/contracts'
-import { afterAll, beforeAll, describe, it } from 'vitest'
-import { createFileStoreCaseContext, createRunPrefix, fileStoreCases, type FetchUrl, type FileStoreCaseContext } from './file-store-cases.js'
+import { registerSuite } from '../_suite.js'
+import { createFileStoreCaseContext, fileStoreCases, type FetchUrl } from './file-store-cases.js'
 
 /** Options of {@link runFileStoreConformance}. */
 export interface FileStoreConformanceOptions {
@@ -39,37 +39,18 @@ export interface FileStoreConformanceOptions {
  * runFileStoreConformance({ name: 'memory', create: () => memoryFileStore({ publicBaseUrl: 'http://localhost/files', signer }) })
  */
 export function runFileStoreConformance(options: FileStoreConformanceOptions): void {
-  const skip = options.skip ?? {}
-  const titles = new Set(fileStoreCases.map((c) => c.title))
-  for (const [title, reason] of Object.entries(skip)) {
-    if (!titles.has(title)) throw codedTypeError(`Expected skip to name a case of the file store suite but received ${JSON.stringify(title)}`)
-    if (typeof reason !== 'string' || reason.trim() === '') throw codedTypeError(`Expected a reason to skip ${JSON.stringify(title)} but received none`)
-  }
-
-  describe(`file store › ${options.name}`, () => {
-    let context: FileStoreCaseContext | undefined
-    const prefix = createRunPrefix()
-
-    beforeAll(async () => {
-      context = createFileStoreCaseContext(await options.create(), options.create, options.fetchUrl, prefix)
-    })
-    afterAll(async () => {
-      await context?.store.dispose?.()
-    })
-
-    for (const storeCase of fileStoreCases) {
-      it(storeCase.title, async (test) => {
-        const reason = skip[storeCase.title]
-        if (reason !== undefined) test.skip(reason)
-        if (!context) throw new Error('The store was not created (see the error of beforeAll)')
-        if (storeCase.needsPersistent && !context.store.capabilities.persistent) test.skip(`${context.store.name} is not persistent (capabilities.persistent)`)
-        if (storeCase.needsFetch && options.fetchUrl === undefined) test.skip('no fetchUrl given to runFileStoreConformance')
-        await storeCase.run(context)
-      })
-    }
+  registerSuite({
+    suite: 'file store',
+    subject: 'store',
+    name: options.name,
+    cases: fileStoreCases,
+    skip: options.skip,
+    open: async () => createFileStoreCaseContext(await options.create(), options.create, options.fetchUrl),
+    close: ({ store }) => store.dispose?.(),
+    unmet: (storeCase, { store }) => {
+      if (storeCase.needsPersistent && !store.capabilities.persistent) return `${store.name} is not persistent (capabilities.persistent)`
+      if (storeCase.needsFetch && options.fetchUrl === undefined) return 'no fetchUrl given to runFileStoreConformance'
+      return undefined
+    },
   })
-}
-
-function codedTypeError(message: string): TypeError & { code: 'ERR_INVALID_ARG_VALUE' } {
-  return Object.assign(new TypeError(`[testing:file-store] ${message}`), { code: 'ERR_INVALID_ARG_VALUE' as const })
 }

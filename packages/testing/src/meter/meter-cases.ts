@@ -8,6 +8,7 @@
  */
 import type { ConsumeRequest, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
 import { expect } from 'vitest'
+import { expectInvalid, type InvalidCode } from '../_expect.js'
 
 /** What a case gets: the suite's meter, the factory, and keys unique to this run. */
 export interface MeterCaseContext {
@@ -329,7 +330,7 @@ export const meterCases: readonly MeterCase[] = [
     title: 'meter › consume rejects an invalid amount with a TypeError',
     async run({ meter, key, request }) {
       const k = key('invalid-amount')
-      await expectInvalid(meter, k, [
+      await expectInvalidLeavesZero(meter, k, [
         ['amount 0', () => meter.consume(request(k, { amount: 0 })), 'ERR_INVALID_ARG_VALUE'],
         ['amount -1', () => meter.consume(request(k, { amount: -1 })), 'ERR_INVALID_ARG_VALUE'],
         ['amount 1.5', () => meter.consume(request(k, { amount: 1.5 })), 'ERR_INVALID_ARG_VALUE'],
@@ -344,7 +345,7 @@ export const meterCases: readonly MeterCase[] = [
     title: 'meter › consume rejects an invalid limit with a TypeError',
     async run({ meter, key, request }) {
       const k = key('invalid-limit')
-      await expectInvalid(meter, k, [
+      await expectInvalidLeavesZero(meter, k, [
         ['limit -1', () => meter.consume(request(k, { limit: -1 })), 'ERR_INVALID_ARG_VALUE'],
         ['limit 2.5', () => meter.consume(request(k, { limit: 2.5 })), 'ERR_INVALID_ARG_VALUE'],
         ['limit NaN', () => meter.consume(request(k, { limit: Number.NaN })), 'ERR_INVALID_ARG_VALUE'],
@@ -380,7 +381,7 @@ export const meterCases: readonly MeterCase[] = [
           [`usage window ${label}`, () => meter.usage({ ...k, window: v }), code],
         )
       }
-      await expectInvalid(meter, k, cases)
+      await expectInvalidLeavesZero(meter, k, cases)
       // The longest valid name is accepted.
       expect((await meter.consume(request(k, { id: 'x'.repeat(200) }))).granted).toBe(true)
     },
@@ -389,7 +390,7 @@ export const meterCases: readonly MeterCase[] = [
     title: 'meter › consume rejects an invalid expiresAt with a TypeError',
     async run({ meter, key, request }) {
       const k = key('invalid-expires')
-      await expectInvalid(meter, k, [
+      await expectInvalidLeavesZero(meter, k, [
         ['an invalid Date', () => meter.consume(request(k, { expiresAt: new Date(Number.NaN) })), 'ERR_INVALID_ARG_VALUE'],
         ['a string', () => meter.consume(request(k, { expiresAt: '2026-12-01' as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
         ['a number', () => meter.consume(request(k, { expiresAt: Date.now() as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
@@ -410,30 +411,15 @@ export const meterCases: readonly MeterCase[] = [
           [`usage(${String(value)})`, () => meter.usage(v), 'ERR_INVALID_ARG_TYPE'],
         )
       }
-      await expectInvalid(meter, k, cases)
+      await expectInvalidLeavesZero(meter, k, cases)
     },
   },
 ]
 
 // --- internal helpers ---
 
-type InvalidCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE'
-
-/** Each call must reject (not throw synchronously) with a TypeError of the code; `key` stays at 0. */
-async function expectInvalid(meter: Meter, key: MeterKey, cases: Array<[label: string, call: () => Promise<unknown>, code: InvalidCode]>): Promise<void> {
-  for (const [label, call, code] of cases) {
-    let promise: Promise<unknown>
-    try {
-      promise = call()
-    } catch (error) {
-      throw new Error(`${label}: expected a rejected promise but the call threw synchronously`, { cause: error })
-    }
-    const error = await promise.then(
-      () => undefined,
-      (reason: unknown) => reason,
-    )
-    expect(error, `${label}: expected a rejection`).toBeInstanceOf(TypeError)
-    expect((error as { code?: unknown }).code, `${label}: code`).toBe(code)
-  }
+/** {@link expectInvalid}, and then `key` must still be at 0: a rejected call counts nothing. */
+async function expectInvalidLeavesZero(meter: Meter, key: MeterKey, cases: Array<[label: string, call: () => Promise<unknown>, code: InvalidCode]>): Promise<void> {
+  await expectInvalid(cases)
   expect(await meter.usage(key), 'usage after rejected calls').toBe(0)
 }

@@ -5,8 +5,8 @@
  * @module meter/run-meter-conformance
  */
 import type { Meter } from '@litho/core/contracts'
-import { afterAll, beforeAll, describe, it } from 'vitest'
-import { createMeterCaseContext, createRunPrefix, meterCases, type MeterCaseContext } from './meter-cases.js'
+import { registerSuite } from '../_suite.js'
+import { createMeterCaseContext, meterCases } from './meter-cases.js'
 
 /** Options of {@link runMeterConformance}. */
 export interface MeterConformanceOptions {
@@ -36,38 +36,14 @@ export interface MeterConformanceOptions {
  * runMeterConformance({ name: 'redis', create: () => redisMeter({ url: 'redis://127.0.0.1:6379', base: 'test:meter' }) })
  */
 export function runMeterConformance(options: MeterConformanceOptions): void {
-  const skip = options.skip ?? {}
-  const titles = new Set(meterCases.map((c) => c.title))
-  for (const [title, reason] of Object.entries(skip)) {
-    if (!titles.has(title)) throw codedTypeError(`Expected skip to name a case of the meter suite but received ${JSON.stringify(title)}`)
-    if (typeof reason !== 'string' || reason.trim() === '') throw codedTypeError(`Expected a reason to skip ${JSON.stringify(title)} but received none`)
-  }
-
-  describe(`meter › ${options.name}`, () => {
-    let context: MeterCaseContext | undefined
-    const prefix = createRunPrefix()
-
-    beforeAll(async () => {
-      context = createMeterCaseContext(await options.create(), options.create, prefix)
-    })
-    afterAll(async () => {
-      await context?.meter.dispose?.()
-    })
-
-    for (const meterCase of meterCases) {
-      it(meterCase.title, async (test) => {
-        const reason = skip[meterCase.title]
-        if (reason !== undefined) test.skip(reason)
-        if (!context) throw new Error('The meter was not created (see the error of beforeAll)')
-        if (meterCase.needs && !context.meter.capabilities[meterCase.needs]) {
-          test.skip(`${context.meter.name} does not declare capabilities.${meterCase.needs}`)
-        }
-        await meterCase.run(context)
-      })
-    }
+  registerSuite({
+    suite: 'meter',
+    subject: 'meter',
+    name: options.name,
+    cases: meterCases,
+    skip: options.skip,
+    open: async () => createMeterCaseContext(await options.create(), options.create),
+    close: ({ meter }) => meter.dispose?.(),
+    unmet: (meterCase, { meter }) => (meterCase.needs && !meter.capabilities[meterCase.needs] ? `${meter.name} does not declare capabilities.${meterCase.needs}` : undefined),
   })
-}
-
-function codedTypeError(message: string): TypeError & { code: 'ERR_INVALID_ARG_VALUE' } {
-  return Object.assign(new TypeError(`[testing:meter] ${message}`), { code: 'ERR_INVALID_ARG_VALUE' as const })
 }
