@@ -1,0 +1,323 @@
+/**
+ * The storage behind `litho serve` and the admin commands (`users create`, `keys create`,
+ * `designs import`): which backend holds designs, accounts, usage counters and stored files,
+ * chosen by environment variables, with everything on the filesystem under the data directory
+ * by default.
+ *
+ * | variable | effect |
+ * |---|---|
+ * | (none) | designs, accounts, meter and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/files` |
+ * | `LITHO_REDIS_URL` | designs, accounts and meter on Redis (shared by many instances); files too unless S3 is configured |
+ * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
+ * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
+ * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup |
+ * | `LITHO_URL_SIGNING_KEY` | the secret that signs app-served file URLs (else a key file in the data directory) |
+ *
+ * An empty variable counts as unset. Configuration is read and checked before any store is
+ * created, so a mistake fails at startup with a {@link ConfigError} naming the variable.
+ *
+ * @module backends
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdir, open, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { createUrlSigner, type UrlSigner } from '@litho/core'
+import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import {
+  fsAccountStore,
+  fsDesignStore,
+  fsFileStore,
+  fsMeter,
+  redisAccountStore,
+  redisDesignStore,
+  redisFileStore,
+  redisMeter,
+  s3FileStore,
+} from '@litho/storage-adapters'
+
+/** The stores and the URL signer of one Litho process. */
+export interface LithoBackends {
+  designs: DesignStore
+  accounts: AccountStore
+  files: FileStore
+  meter: Meter
+  /** Signs and verifies the URLs of files the app serves itself (fs and Redis file stores). */
+  signer: UrlSigner
+  /** One line per backend for the startup log, e.g. `designs: fs (/abs/.litho/designs)`; never a secret. */
+  describe: string[]
+  /** Disposes every store that has `dispose()` (connections, timers). */
+  dispose(): Promise<void>
+}
+
+/** Options of {@link createBackends}. */
+export interface BackendsOptions {
+  /** Root of the embedded default backends (the `--data` flag or `LITHO_DATA_DIR`). */
+  dataDir: string
+  /** Public URL prefix where the app serves stored files, e.g. `http://127.0.0.1:3000/files`. */
+  filesBaseUrl: string
+  /** Where the `LITHO_*` variables are read from. @default process.env */
+  env?: Record<string, string | undefined>
+}
+
+/**
+ * A mistake in the configuration (an environment variable missing or malformed). The message
+ * names the variable and never contains a secret; the CLI prints it without a stack.
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  readonly code = 'ERR_LITHO_CONFIG'
+}
+
+/** Where the generated URL-signing key lives, relative to the data directory. */
+export const SIGNING_KEY_FILE = join('secrets', 'url-signing-key')
+
+/** Redis key prefixes: `:`-separated segments, as every Redis store's `base` option accepts. */
+const REDIS_PREFIX_RE = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/
+/** The signer's floor (createUrlSigner refuses less): 256 bits of HMAC key. */
+const MIN_SIGNING_KEY_BYTES = 32
+/** How long to wait for another process to finish writing the key file it just created. */
+const KEY_FILE_WAIT_MS = 2_000
+
+/**
+ * Creates the stores of one process from `options.env` (see the module comment for every
+ * variable), and the URL signer the app-served file stores sign with.
+ *
+ * The signing key is `LITHO_URL_SIGNING_KEY` when set. Otherwise it is read from
+ * `<dataDir>/secrets/url-signing-key`, which the first process creates (32 random bytes,
+ * base64url, mode 0600). **Instances that share Redis must share `LITHO_URL_SIGNING_KEY`:**
+ * each would otherwise generate its own key file, and a signed file URL made by one instance
+ * would be refused by the others.
+ *
+ * @throws {ConfigError} when a variable is missing or malformed, naming it.
+ * @example
+ * const backends = await createBackends({ dataDir: '.litho', filesBaseUrl: 'http://127.0.0.1:3000/files' })
+ * for (const line of backends.describe) console.log(line)
+ * try { await backends.designs.get('d_8f3k2m9x1q7w') } finally { await backends.dispose() }
+ */
+export async function createBackends(options: BackendsOptions): Promise<LithoBackends> {
+  const env = options.env ?? process.env
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim()
+    return value === undefined || value === '' ? undefined : value
+  }
+  if (typeof options.dataDir !== 'string' || options.dataDir === '') throw new TypeError('Expected option dataDir (a directory) but received none')
+  const dataDir = resolve(options.dataDir)
+
+  // Read and check everything first: a mistake fails before any store exists.
+  const redis = readRedisConfig(read)
+  const s3 = readS3Config(read)
+  const signing = await loadSigningKey(read('LITHO_URL_SIGNING_KEY'), dataDir)
+
+  let signer: UrlSigner
+  try {
+    signer = createUrlSigner({ keys: [{ id: signing.id, secret: signing.secret }] })
+  } catch (error) {
+    // The signer's message never contains the secret; say where the key came from.
+    throw new ConfigError(`${signing.source}: ${(error as Error).message.replace(/^Expected keys\[0\]\.secret/, 'expected the key')}`)
+  }
+
+  const describe: string[] = []
+  const stores: Array<{ dispose?(): Promise<void> }> = []
+  const keep = <T extends { dispose?(): Promise<void> }>(store: T, line: string): T => {
+    stores.push(store)
+    describe.push(line)
+    return store
+  }
+
+  let designs: DesignStore, accounts: AccountStore, meter: Meter
+  if (redis) {
+    const where = `redis (${redis.safeUrl}, prefix ${redis.prefix})`
+    designs = keep(redisDesignStore({ url: redis.url, base: `${redis.prefix}:designs` }), `designs: ${where}`)
+    accounts = keep(redisAccountStore({ url: redis.url, base: `${redis.prefix}:accounts` }), `accounts: ${where}`)
+    meter = keep(redisMeter({ url: redis.url, base: `${redis.prefix}:meter` }), `meter: ${where}`)
+  } else {
+    designs = keep(fsDesignStore({ base: join(dataDir, 'designs') }), `designs: fs (${join(dataDir, 'designs')})`)
+    accounts = keep(fsAccountStore({ base: join(dataDir, 'accounts') }), `accounts: fs (${join(dataDir, 'accounts')})`)
+    meter = keep(fsMeter({ base: join(dataDir, 'meter') }), `meter: fs (${join(dataDir, 'meter')})`)
+  }
+
+  let files: FileStore
+  if (s3) {
+    files = keep(
+      s3FileStore({
+        endpoint: s3.endpoint,
+        bucket: s3.bucket,
+        region: s3.region,
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        forcePathStyle: s3.forcePathStyle,
+        ...(s3.publicUrl === undefined ? {} : { publicBaseUrl: s3.publicUrl }),
+      }),
+      `files: s3 (bucket ${s3.bucket} at ${s3.endpoint}, region ${s3.region}${s3.publicUrl ? `, public ${s3.publicUrl}` : ''})`,
+    )
+  } else if (redis) {
+    files = keep(redisFileStore({ url: redis.url, base: `${redis.prefix}:files`, publicBaseUrl: options.filesBaseUrl, signer }), `files: redis (${redis.safeUrl}, prefix ${redis.prefix})`)
+  } else {
+    files = keep(fsFileStore({ dir: join(dataDir, 'files'), publicBaseUrl: options.filesBaseUrl, signer }), `files: fs (${join(dataDir, 'files')})`)
+  }
+  describe.push(`url signing key: ${signing.source}`)
+
+  return {
+    designs,
+    accounts,
+    files,
+    meter,
+    signer,
+    describe,
+    async dispose() {
+      // Every store gets its turn even when one fails; the first failure is reported.
+      const results = await Promise.allSettled(stores.map((store) => store.dispose?.()))
+      const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected')
+      if (failed) throw failed.reason
+    },
+  }
+}
+
+// --- configuration ---
+
+type Read = (name: string) => string | undefined
+
+interface RedisConfig {
+  url: string
+  /** The URL without its password or user name, for logs. */
+  safeUrl: string
+  prefix: string
+}
+
+function readRedisConfig(read: Read): RedisConfig | undefined {
+  const url = read('LITHO_REDIS_URL')
+  const prefix = read('LITHO_REDIS_PREFIX') ?? 'litho'
+  if (!REDIS_PREFIX_RE.test(prefix) || prefix.length > 100) {
+    throw new ConfigError(`LITHO_REDIS_PREFIX: expected ':'-separated segments of [A-Za-z0-9_-] (at most 100 characters), received ${JSON.stringify(prefix.slice(0, 100))}`)
+  }
+  if (url === undefined) return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new ConfigError('LITHO_REDIS_URL: expected a redis:// or rediss:// URL, received something that is not a URL')
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new ConfigError(`LITHO_REDIS_URL: expected a redis:// or rediss:// URL, received a ${parsed.protocol} URL`)
+  }
+  // The URL may carry a password: logs get it masked.
+  if (parsed.password) parsed.password = '***'
+  return { url, safeUrl: parsed.toString(), prefix }
+}
+
+interface S3Config {
+  endpoint: string
+  bucket: string
+  region: string
+  accessKeyId: string
+  secretAccessKey: string
+  publicUrl?: string
+  forcePathStyle: boolean
+}
+
+function readS3Config(read: Read): S3Config | undefined {
+  const bucket = read('LITHO_S3_BUCKET')
+  if (bucket === undefined) return undefined
+  const endpoint = read('LITHO_S3_ENDPOINT')
+  if (endpoint === undefined) throw new ConfigError('LITHO_S3_ENDPOINT: required when LITHO_S3_BUCKET is set (the S3 API origin, e.g. https://s3.eu-west-1.amazonaws.com)')
+  assertHttpUrl('LITHO_S3_ENDPOINT', endpoint)
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`LITHO_S3_BUCKET: expected an S3 bucket name (3 to 63 of a-z 0-9 . -), received ${JSON.stringify(bucket.slice(0, 70))}`)
+  const accessKeyId = read('LITHO_S3_ACCESS_KEY_ID') ?? read('AWS_ACCESS_KEY_ID')
+  if (accessKeyId === undefined) throw new ConfigError('LITHO_S3_ACCESS_KEY_ID: required when LITHO_S3_BUCKET is set (or AWS_ACCESS_KEY_ID)')
+  const secretAccessKey = read('LITHO_S3_SECRET_ACCESS_KEY') ?? read('AWS_SECRET_ACCESS_KEY')
+  if (secretAccessKey === undefined) throw new ConfigError('LITHO_S3_SECRET_ACCESS_KEY: required when LITHO_S3_BUCKET is set (or AWS_SECRET_ACCESS_KEY)')
+  const publicUrl = read('LITHO_S3_PUBLIC_URL')
+  if (publicUrl !== undefined) assertHttpUrl('LITHO_S3_PUBLIC_URL', publicUrl)
+  const forcePathStyle = readBoolean('LITHO_S3_FORCE_PATH_STYLE', read('LITHO_S3_FORCE_PATH_STYLE'), true)
+  return {
+    endpoint: endpoint.replace(/\/+$/, ''),
+    bucket,
+    region: read('LITHO_S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
+    forcePathStyle,
+  }
+}
+
+function assertHttpUrl(name: string, value: string): void {
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    // Not echoed: a mistyped URL may hold credentials.
+    throw new ConfigError(`${name}: expected an http(s) URL without query, fragment or credentials`)
+  }
+}
+
+function readBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback
+  const lower = value.toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(lower)) return true
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false
+  throw new ConfigError(`${name}: expected 1/true or 0/false, received ${JSON.stringify(value.slice(0, 20))}`)
+}
+
+// --- the URL-signing key ---
+
+interface SigningKey {
+  id: string
+  secret: string
+  /** Where it came from, for messages and the startup log. */
+  source: string
+}
+
+/**
+ * The env key when given (id `env`); else the data directory's key file (id `k1`), created
+ * exclusively on first use so that two processes starting at once end up with one key.
+ */
+async function loadSigningKey(fromEnv: string | undefined, dataDir: string): Promise<SigningKey> {
+  if (fromEnv !== undefined) {
+    const bytes = Buffer.byteLength(fromEnv, 'utf8')
+    // Never echo the key, not even part of it.
+    if (bytes < MIN_SIGNING_KEY_BYTES) {
+      throw new ConfigError(`LITHO_URL_SIGNING_KEY: expected at least ${MIN_SIGNING_KEY_BYTES} bytes of random secret but received ${bytes}; generate one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`)
+    }
+    return { id: 'env', secret: fromEnv, source: 'LITHO_URL_SIGNING_KEY' }
+  }
+  const file = join(dataDir, SIGNING_KEY_FILE)
+  const source = `file (${file})`
+  try {
+    await mkdir(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 })
+  } catch (error) {
+    throw new ConfigError(`${join(dataDir, 'secrets')}: cannot create the directory of the URL-signing key: ${(error as Error).message}`)
+  }
+  const fresh = randomBytes(32).toString('base64url')
+  try {
+    // 'wx': fails with EEXIST when the file exists, so a key is never overwritten and, when
+    // two processes race, exactly one writes it.
+    const handle = await open(file, 'wx', 0o600)
+    try {
+      await handle.writeFile(`${fresh}\n`, 'utf8')
+    } finally {
+      await handle.close()
+    }
+    return { id: 'k1', secret: fresh, source }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`${file}: cannot create the URL-signing key: ${(error as Error).message}`)
+  }
+  // The winner of a race may not have written yet: an empty file is waited for, briefly.
+  const deadline = Date.now() + KEY_FILE_WAIT_MS
+  for (;;) {
+    let text: string
+    try {
+      text = (await readFile(file, 'utf8')).trim()
+    } catch (error) {
+      throw new ConfigError(`${file}: cannot read the URL-signing key: ${(error as Error).message}`)
+    }
+    if (Buffer.byteLength(text, 'utf8') >= MIN_SIGNING_KEY_BYTES) return { id: 'k1', secret: text, source }
+    if (text !== '' || Date.now() > deadline) {
+      throw new ConfigError(`${file}: expected a URL-signing key of at least ${MIN_SIGNING_KEY_BYTES} bytes but the file holds ${Buffer.byteLength(text, 'utf8')}; delete it to have a new one generated (signed URLs already given out stop working)`)
+    }
+    await sleep(25)
+  }
+}

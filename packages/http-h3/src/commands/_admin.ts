@@ -1,0 +1,72 @@
+/**
+ * What the admin commands (`users create`, `keys create`, `designs import`) share: their io,
+ * the `--data` option, the backends' lifetime, email parsing and the one-line JSON answer.
+ *
+ * @module commands/_admin
+ */
+import { randomBytes } from 'node:crypto'
+import { resolve } from 'node:path'
+import { createBackends, type BackendsOptions, type LithoBackends } from '../backends.js'
+import { UsageError } from './usage-error.js'
+
+/** What an admin command needs from its surroundings (so tests can run it without a process). */
+export interface AdminCommandIo {
+  writeStdout(text: string): Promise<void> | void
+  writeStderr(text: string): void
+  /** Where `LITHO_DATA_DIR` and the backend variables are read from. @default process.env */
+  env?: Record<string, string | undefined>
+  /** Makes the stores; tests may pass stubs. @default createBackends */
+  createBackends?: (options: BackendsOptions) => Promise<LithoBackends>
+  /** The clock. @default () => new Date() */
+  now?: () => Date
+}
+
+/** The `--data` option, shared by every admin command. */
+export const DATA_OPTION = { data: { type: 'string' } } as const
+
+/** The default data directory, relative to the working directory (spec/cli.md). */
+const DEFAULT_DATA_DIR = './.litho'
+
+/**
+ * Admin commands never make file URLs (only `serve` does), but the file stores need a base:
+ * this one is never shown to anyone.
+ */
+const ADMIN_FILES_BASE_URL = 'http://127.0.0.1/files'
+
+/** RFC 5321's limit on a path, and the account store's. */
+const MAX_EMAIL_LENGTH = 320
+/** A simple `x@y.z` shape: enough to catch a swapped flag or a typo, not a full RFC 5322 parser. */
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/
+
+/** Opens the backends for `--data` (else `LITHO_DATA_DIR`, else `./.litho`), runs `task`, and always disposes them. */
+export async function withBackends<T>(dataFlag: string | undefined, io: AdminCommandIo, task: (backends: LithoBackends) => Promise<T>): Promise<T> {
+  const env = io.env ?? process.env
+  if (dataFlag === '') throw new UsageError('--data: expected a directory, received ""')
+  const dataDir = resolve(dataFlag ?? (env.LITHO_DATA_DIR || DEFAULT_DATA_DIR))
+  const backends = await (io.createBackends ?? createBackends)({ dataDir, filesBaseUrl: ADMIN_FILES_BASE_URL, env })
+  try {
+    return await task(backends)
+  } finally {
+    await backends.dispose()
+  }
+}
+
+/** The `--email` flag, trimmed and lower-cased (how accounts store it). */
+export function readEmail(value: string | undefined, command: string): string {
+  if (value === undefined) throw new UsageError(`${command} needs --email`)
+  const email = value.trim().toLowerCase()
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_RE.test(email)) {
+    throw new UsageError(`--email: expected an address like name@example.com, received ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`)
+  }
+  return email
+}
+
+/** Writes the command's answer: exactly one JSON object and a newline. */
+export async function printJson(io: AdminCommandIo, value: Record<string, unknown>): Promise<void> {
+  await io.writeStdout(`${JSON.stringify(value)}\n`)
+}
+
+/** A random id: `prefix` then `bytes` random bytes in base64url (16 bytes: 128 bits). */
+export function randomId(prefix: string, bytes: number): string {
+  return `${prefix}${randomBytes(bytes).toString('base64url')}`
+}
