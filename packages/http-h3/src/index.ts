@@ -1,9 +1,33 @@
 /**
  * @litho/http-h3: Litho's HTTP interface on h3 and the `litho` command line.
  * The HTTP app (`createLithoApp`) arrives with the render service; today the package
- * ships the `litho render` command.
+ * ships the `litho` commands and the storage wiring they share with `litho serve`.
  *
  * @module @litho/http-h3
  */
+/** `litho render`: renders a design document in-process, e.g. `await renderCommand(['card.json', '-o', 'card.png'], io)`. */
 export { renderCommand, type RenderCommandIo } from './commands/render.js'
+/** `litho users create`: creates an account, e.g. `await usersCreateCommand(['--email', 'ann@example.com', '--password', pw], io)`. */
+export { usersCreateCommand } from './commands/users-create.js'
+/** `litho keys create`: creates a render key and prints its secret once, e.g. `await keysCreateCommand(['--email', 'ann@example.com'], io)`. */
+export { keysCreateCommand } from './commands/keys-create.js'
+/** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
+export { designsImportCommand } from './commands/designs-import.js'
+/** What the admin commands need from their surroundings (output, env, and for tests the stores). */
+export type { AdminCommandIo } from './commands/_admin.js'
+/** The stores of `litho serve` and the admin commands, chosen by `LITHO_*` variables, e.g. `await createBackends({ dataDir: '.litho', filesBaseUrl })`. */
+export { ConfigError, SIGNING_KEY_FILE, createBackends, type BackendsOptions, type LithoBackends } from './backends.js'
+/** A command called wrongly (unknown flag, missing FILE): the CLI prints it with the usage, exit 2. */
 export { UsageError } from './commands/usage-error.js'
+/** A command called rightly that cannot be done (duplicate email, unknown user, plan limit): exit 1. */
+export { CommandError } from './commands/command-error.js'
+/** The render service as an h3 app: `createLithoApp({ designs, accounts, files, meter, renderer, signer, renderUrl })`. */
+export { createLithoApp, type LithoAppOptions } from './app/create-litho-app.js'
+/** The OpenAPI 3.1 document of the app, e.g. to publish it elsewhere. */
+export { createOpenApiDocument } from './app/openapi.js'
+/** The standalone server of `litho serve`: `await startLithoServer({ dataDir: '.litho', port: 3000 })`. */
+export { startLithoServer, type LithoServer, type LithoServerOptions } from './server.js'
+/** `litho serve`, callable in-process: `await serveCommand(['--port', '3000'], { log: console.log })`. */
+export { serveCommand, type ServeCommandIo } from './commands/serve.js'
+/** The render and bulk reference page, generated from the OpenAPI document. */
+export { renderHttpReference } from './app/reference.js'

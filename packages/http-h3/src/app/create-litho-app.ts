@@ -1,0 +1,190 @@
+/**
+ * `createLithoApp`: the render service of interface.md (render, bulk, stored files, the
+ * OpenAPI document) as an h3 v2 app, over the ports of `@litho/core/contracts`.
+ *
+ * Each handler returns a web `Response` and maps its own errors (`toErrorResponse`), so the
+ * app behaves the same served alone or mounted into another h3 app (a mounted app does not
+ * inherit its parent's hooks, nor the parent ours).
+ *
+ * @module app/create-litho-app
+ */
+import {
+  RENDER_PARAM_NAMES,
+  bulkRender,
+  invalidRequest,
+  parseBulkRequest,
+  parseRenderParams,
+  renderDesign,
+  type Clock,
+  type RenderDesignResult,
+  type RenderParams,
+  type Renderer,
+  type UrlSigner,
+} from '@litho/core'
+import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import { createRenderKeyAuthenticator } from '@litho/auth-adapters'
+import { H3, getRouterParam, type H3Event } from 'h3'
+import { createOpenApiDocument } from './openapi.js'
+import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
+import { requireRenderKey } from './render-key.js'
+import { errorJson, json, quotaHeaders, toErrorResponse } from './respond.js'
+import { serveStoredFile } from './serve-file.js'
+
+/** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
+export interface LithoAppOptions {
+  designs: DesignStore
+  accounts: AccountStore
+  /** Stored renders. App-served stores (fs, Redis, memory) need `signer`; their `publicBaseUrl` must be `<renderUrl>/files`. */
+  files: FileStore
+  meter: Meter
+  /** Renders off the request thread: pass `createRenderPool()` on a server. */
+  renderer: Pick<Renderer, 'render'>
+  /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */
+  signer?: UrlSigner
+  /** @default the system clock */
+  clock?: Clock
+  /** `{base_url}`: where the design, analytics and settings endpoints are reached. @default renderUrl */
+  baseUrl?: string
+  /** `{render_url}`: where this app's routes are reached, e.g. `https://render.example.com` (**required**). */
+  renderUrl: string
+  /** `{auth_url}`: the authorization server. @default baseUrl */
+  authUrl?: string
+  /** Largest JSON body of a render POST or a bulk, in bytes. @default 2 MiB */
+  maxBodyBytes?: number
+  /** Bulk items rendered at once. @default 4 */
+  bulkConcurrency?: number
+  /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */
+  onError?: (error: unknown) => void
+}
+
+const DEFAULT_MAX_BODY = 2 * 1024 * 1024
+
+/**
+ * Creates the h3 app. Routes (relative to where it is served or mounted):
+ * `GET|POST /v1/:designId`, `POST /bulk`, `GET|HEAD /files/**` (app-served stored files),
+ * `GET /openapi.json`.
+ *
+ * @example
+ * import { H3, serve } from 'h3'
+ * const litho = createLithoApp({ designs, accounts, files, meter, renderer: createRenderPool(), signer, renderUrl: 'http://localhost:3000' })
+ * serve(new H3().mount('/', litho), { port: 3000 })
+ */
+export function createLithoApp(options: LithoAppOptions): H3 {
+  const renderUrl = normaliseAddress('renderUrl', options.renderUrl)
+  const baseUrl = options.baseUrl === undefined ? renderUrl : normaliseAddress('baseUrl', options.baseUrl)
+  const authUrl = options.authUrl === undefined ? baseUrl : normaliseAddress('authUrl', options.authUrl)
+  if (!options.files.capabilities.presigned && options.signer === undefined)
+    throw Object.assign(new TypeError(`Expected option signer: the ${options.files.name} file store's signed URLs are checked by the app`), { code: 'ERR_MISSING_OPTION' })
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY
+  const report = options.onError ?? ((error: unknown) => console.error('[litho]', error))
+  const clock = options.clock ?? { now: () => new Date() }
+  const authenticate = createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() })
+  const services = {
+    designs: options.designs,
+    files: options.files,
+    meter: options.meter,
+    renderer: options.renderer,
+    clock,
+    ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
+  }
+  const openapi = JSON.stringify(createOpenApiDocument({ renderUrl, baseUrl, authUrl }))
+
+  const handle = (fn: (event: H3Event) => Promise<Response>) => async (event: H3Event) => {
+    try {
+      return await fn(event)
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) return errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' })
+      return toErrorResponse(error, report)
+    }
+  }
+  const designIdOf = (event: H3Event) => getRouterParam(event, 'designId') ?? ''
+
+  const app = new H3()
+  app.get(
+    '/v1/:designId',
+    handle(async (event) => {
+      const principal = await requireRenderKey(event.req, event.url, 'get-render', authenticate)
+      const params = parseRenderParams(event.url.searchParams)
+      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params, overrides: event.url.searchParams })
+      return toRenderResponse(result, designIdOf(event))
+    }),
+  )
+  app.post(
+    '/v1/:designId',
+    handle(async (event) => {
+      const principal = await requireRenderKey(event.req, event.url, 'post-render', authenticate)
+      const body = await readJsonBody(event.req, maxBodyBytes)
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+        throw invalidRequest([{ path: 'body', message: `expected a JSON object of overrides, received ${Array.isArray(body) ? 'an array' : JSON.stringify(body)}` }])
+      const { params, overrides } = splitBody(body as Record<string, unknown> | undefined)
+      // The query wins over the body for the same parameter.
+      const merged: RenderParams = { ...params, ...parseRenderParams(event.url.searchParams) }
+      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params: merged, overrides: [event.url.searchParams, overrides] })
+      return toRenderResponse(result, designIdOf(event))
+    }),
+  )
+  app.post(
+    '/bulk',
+    handle(async (event) => {
+      const principal = await requireRenderKey(event.req, event.url, 'bulk', authenticate)
+      const body = await readJsonBody(event.req, maxBodyBytes)
+      if (body === undefined) throw invalidRequest([{ path: 'body', message: 'expected a JSON object with "items", received an empty body' }])
+      const result = await bulkRender(services, { account: principal.user, request: parseBulkRequest(body) })
+      return json(result.body, 200, quotaHeaders(result.quota))
+    }),
+  )
+  if (!options.files.capabilities.presigned) {
+    const serve = handle((event) => serveStoredFile(event, { files: options.files, signer: options.signer!, now: clock.now() }))
+    app.get('/files/**:key', serve)
+    app.head('/files/**:key', serve)
+  }
+  app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
+  return app
+}
+
+/** Splits a POST body into render parameters (`format`… also accepted there) and overrides. */
+function splitBody(body: Record<string, unknown> | undefined): { params: RenderParams; overrides: Record<string, unknown> } {
+  if (body === undefined) return { params: {}, overrides: {} }
+  const picked: Record<string, unknown> = {}
+  const overrides: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(body)) {
+    if ((RENDER_PARAM_NAMES as readonly string[]).includes(key)) picked[key] = value
+    else overrides[key] = value
+  }
+  return { params: parseRenderParams(picked), overrides }
+}
+
+/** Bytes for `stream`; the JSON render result for `hosted` and `signed`. */
+function toRenderResponse(result: RenderDesignResult, renderCode: string): Response {
+  const headers: Record<string, string> = quotaHeaders(result.quota)
+  const ignored = result.warnings.filter((w) => w.code === 'override_ignored' && w.key).map((w) => encodeURIComponent(w.key!))
+  if (ignored.length > 0) headers['x-litho-ignored-overrides'] = ignored.join(',')
+  if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
+  if (result.delivery !== 'stream') return json(result.body, 200, headers)
+  const extension = result.format === 'jpeg' ? 'jpg' : result.format
+  return new Response(result.bytes, {
+    status: 200,
+    headers: {
+      ...headers,
+      'content-type': result.contentType,
+      'content-length': String(result.bytes.byteLength),
+      'content-disposition': `inline; filename="${renderCode.replace(/[^A-Za-z0-9_-]/g, '')}.${extension}"`,
+      // Every fetch is a metered render; a cache must not serve one user's render to another.
+      'cache-control': 'private, no-store',
+      'x-litho-variation': result.variation,
+    },
+  })
+}
+
+function normaliseAddress(name: string, value: unknown): string {
+  let url: URL
+  try {
+    url = new URL(String(value))
+  } catch {
+    throw Object.assign(new TypeError(`Expected option ${name} to be an absolute http(s) URL but received ${JSON.stringify(value)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw Object.assign(new TypeError(`Expected option ${name} to be an http(s) URL but received ${JSON.stringify(value)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+  return url.href.replace(/\/+$/, '')
+}
+

@@ -1,0 +1,72 @@
+/**
+ * Responses: JSON bodies, and the one place that maps errors to HTTP statuses.
+ *
+ * @module app/respond
+ */
+import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState } from '@litho/core'
+
+/** The status of each error code; codes not listed are a 500. */
+const STATUS: Partial<Record<LithoErrorCode, number>> = {
+  ERR_INVALID_REQUEST: 400,
+  ERR_INVALID_RENDER_OPTION: 400,
+  ERR_INVALID_OVERRIDE: 400,
+  ERR_UNKNOWN_VARIATION: 400,
+  ERR_INVALID_DESIGN: 400,
+  ERR_UNAUTHORIZED: 401,
+  ERR_DESIGN_NOT_FOUND: 404,
+  ERR_STORE_CONFLICT: 409,
+  // The request was well formed but what it points at (a remote image or font) failed.
+  ERR_IMAGE_FETCH: 422,
+  ERR_IMAGE_INVALID: 422,
+  ERR_FONT_FETCH: 422,
+  ERR_QUOTA_EXCEEDED: 429,
+  ERR_RENDER_FAILED: 500,
+  ERR_RENDER_BUSY: 503,
+  ERR_STORAGE: 503,
+}
+
+/** Seconds a client should wait after a 503, when the render queue or storage is saturated. */
+export const BUSY_RETRY_AFTER_SECONDS = 2
+
+/** A JSON response. */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  const h = new Headers(headers)
+  h.set('content-type', 'application/json; charset=utf-8')
+  return new Response(JSON.stringify(body), { status, headers: h })
+}
+
+/** An error body: `{ success: false, message }` (interface.md §7), plus a code and issues for programs. */
+export function errorJson(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+  return json({ success: false, message, ...extra }, status, headers)
+}
+
+/**
+ * The response for any error a handler throws. LithoErrors keep their message (they never
+ * carry secrets); anything else is a 500 whose details go to `report`, not to the client.
+ */
+export function toErrorResponse(error: unknown, report: (error: unknown) => void): Response {
+  if (!LithoError.isInstance(error)) {
+    report(error)
+    return errorJson(500, 'internal error', { code: 'ERR_INTERNAL' })
+  }
+  const status = STATUS[error.code] ?? 500
+  if (status >= 500) report(error)
+  if (error.code === 'ERR_QUOTA_EXCEEDED') {
+    const retryAfter = Number((error.details as { retryAfterSeconds?: number }).retryAfterSeconds ?? 60)
+    return json({ ...toQuotaErrorBody(error), code: error.code }, 429, { 'retry-after': String(retryAfter) })
+  }
+  const headers: Record<string, string> = status === 503 ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {}
+  const extra: Record<string, unknown> = { code: error.code }
+  if (error.issues.length > 0) extra.issues = error.issues
+  if (error.code === 'ERR_UNKNOWN_VARIATION') extra.available = (error.details as { available?: unknown }).available
+  return errorJson(status, status === 500 ? `render failed: ${error.message}` : error.message, extra, headers)
+}
+
+/** Quota headers on every metered response, so clients can pace themselves. */
+export function quotaHeaders(quota: QuotaState): Record<string, string> {
+  return {
+    'x-quota-limit': String(quota.limit),
+    'x-quota-remaining': String(quota.remaining),
+    'x-quota-reset': quota.resetAt.toISOString(),
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests]`:
+ * serves the whole interface on one origin until SIGTERM or SIGINT, then finishes in-flight
+ * requests and exits 0.
+ *
+ * @module commands/serve
+ */
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startLithoServer, type LithoServer } from '../server.js'
+import { UsageError } from './usage-error.js'
+
+/** What `serve` needs from its surroundings. */
+export interface ServeCommandIo {
+  log(line: string): void
+  env?: Record<string, string | undefined>
+  /** Resolves when the process is asked to stop. @default the first SIGTERM or SIGINT */
+  stopSignal?: Promise<string>
+  /** Called once the server listens. */
+  onListening?(server: LithoServer): void
+}
+
+/** Runs `litho serve`; resolves with the exit code after a clean stop. */
+export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<number> {
+  const env = io.env ?? process.env
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'public-url': { type: 'string' },
+      threads: { type: 'string' },
+      'log-requests': { type: 'boolean', default: false },
+    },
+  })
+  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, received ${JSON.stringify(positionals[0])}`)
+  const port = wholeNumber('--port', values.port ?? env.PORT ?? '3000', 0, 65_535)
+  const threads = values.threads === undefined && !env.LITHO_RENDER_THREADS ? undefined : wholeNumber('--threads', values.threads ?? env.LITHO_RENDER_THREADS!, 1, 256)
+  const publicUrl = values['public-url'] ?? (env.LITHO_PUBLIC_URL || undefined)
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new UsageError(`--public-url: expected an http(s) URL, received ${JSON.stringify(publicUrl)}`)
+  const dataDir = resolve(values.data ?? (env.LITHO_DATA_DIR || './.litho'))
+
+  const stop = io.stopSignal ?? waitForSignal()
+  const server = await startLithoServer({
+    dataDir,
+    port,
+    host: values.host ?? '127.0.0.1',
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(threads ? { threads } : {}),
+    env,
+    logRequests: values['log-requests'] || env.LITHO_LOG_REQUESTS === '1',
+    log: io.log,
+  })
+  io.log(`litho: serving ${server.url} (data: ${dataDir})`)
+  io.log(`litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com --password …\``)
+  io.onListening?.(server)
+  const signal = await stop
+  io.log(`litho: ${signal} received, finishing in-flight requests`)
+  await server.close()
+  io.log('litho: stopped')
+  return 0
+}
+
+function wholeNumber(flag: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${flag}: expected a whole number from ${min} to ${max}, received ${JSON.stringify(raw)}`)
+  return Number(raw)
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => {
+      process.off('SIGTERM', on)
+      process.off('SIGINT', on)
+      resolve(signal)
+    }
+    process.on('SIGTERM', on)
+    process.on('SIGINT', on)
+  })
+}

@@ -1,0 +1,123 @@
+/**
+ * The standalone server behind `litho serve`: the backends chosen by environment variables,
+ * a render pool sized to the machine, the app, and a Node HTTP server that stops cleanly.
+ *
+ * @module server
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRenderPool, type RenderPool } from '@litho/core'
+import { H3, toNodeHandler } from 'h3'
+import { createLithoApp } from './app/create-litho-app.js'
+import { errorJson } from './app/respond.js'
+import { createBackends, type LithoBackends } from './backends.js'
+
+/** Options of {@link startLithoServer}. */
+export interface LithoServerOptions {
+  /** Where the embedded default keeps everything. */
+  dataDir: string
+  /** @default 3000; 0 picks a free port */
+  port?: number
+  /** @default '127.0.0.1' */
+  host?: string
+  /** The address clients use (`{render_url}`, and the base of file URLs). @default `http://<host>:<port>` */
+  publicUrl?: string
+  /** Render worker threads. @default os.availableParallelism() */
+  threads?: number
+  /** Where the `LITHO_*` variables are read from. @default process.env */
+  env?: Record<string, string | undefined>
+  /** Log one line per request (method, path without query, status, milliseconds). @default false */
+  logRequests?: boolean
+  /** Where log lines go. @default console.log */
+  log?: (line: string) => void
+  /** Seconds to wait for in-flight requests on close before cutting connections. @default 30 */
+  closeTimeoutSeconds?: number
+}
+
+/** A running server. */
+export interface LithoServer {
+  /** The public address, e.g. `http://127.0.0.1:3000`. */
+  url: string
+  /** The port it listens on. */
+  port: number
+  backends: LithoBackends
+  pool: RenderPool
+  /** Stops accepting connections, lets in-flight requests finish, then releases everything. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the service on the embedded default (or the backends the environment names) and
+ * resolves once the render workers are warm and the port is listening.
+ *
+ * @example
+ * const server = await startLithoServer({ dataDir: '.litho', port: 3000 })
+ * process.on('SIGTERM', () => server.close())
+ */
+export async function startLithoServer(options: LithoServerOptions): Promise<LithoServer> {
+  const host = options.host ?? '127.0.0.1'
+  const log = options.log ?? ((line: string) => console.log(line))
+  const env = options.env ?? process.env
+
+  // The port must be known before the file URLs are: listen first, serve once ready.
+  const server: Server = createServer()
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 3000, host, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  const url = (options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '')
+
+  let backends: LithoBackends | undefined
+  let pool: RenderPool | undefined
+  try {
+    backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
+    pool = createRenderPool(options.threads ? { threads: options.threads } : {})
+    await pool.ready()
+  } catch (error) {
+    server.close()
+    await pool?.close()
+    await backends?.dispose()
+    throw error
+  }
+
+  const litho = createLithoApp({
+    designs: backends.designs,
+    accounts: backends.accounts,
+    files: backends.files,
+    meter: backends.meter,
+    signer: backends.signer,
+    renderer: pool,
+    renderUrl: url,
+    onError: (error) => log(`error: ${(error as Error)?.stack ?? String(error)}`),
+  })
+  const app = new H3()
+  app.get('/healthz', () => ({ ok: true }))
+  app.mount('', litho)
+  app.all('/**', (event) => errorJson(404, `no route for ${event.req.method} ${event.url.pathname}`))
+  const handler = toNodeHandler(app)
+  server.on('request', (req, res) => {
+    if (!options.logRequests) return void handler(req, res)
+    const started = performance.now()
+    res.once('finish', () => log(`${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
+    handler(req, res)
+  })
+  for (const line of backends.describe) log(line)
+  log(`render workers: ${pool.threads}`)
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      const timeout = setTimeout(() => server.closeAllConnections(), (options.closeTimeoutSeconds ?? 30) * 1000)
+      timeout.unref()
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Keep-alive connections with no request in flight would hold close() open.
+        server.closeIdleConnections()
+      })
+      clearTimeout(timeout)
+      await pool!.close()
+      await backends!.dispose()
+    })())
+  return { url, port, backends, pool, close }
+}

@@ -1,0 +1,108 @@
+// An in-process Litho app on memory stores, with helpers to create accounts, keys and designs.
+import { randomBytes } from 'node:crypto'
+import { createRenderer, createUrlSigner, type Clock, type Renderer, type UrlSigner } from '@litho/core'
+import type { AccountStore, DesignStore, FileStore, Meter, UserRecord } from '@litho/core/contracts'
+import { createRenderKey } from '@litho/auth-adapters'
+import { memoryAccountStore, memoryDesignStore, memoryFileStore, memoryMeter } from '@litho/storage-adapters'
+import type { H3 } from 'h3'
+import { createLithoApp, type LithoAppOptions } from '../src/app/create-litho-app.js'
+
+export const RENDER_URL = 'http://render.test'
+
+/** A small but complete design: a background, a dynamic title, a dynamic photo slot, a variation. */
+export const SMALL_DESIGN = {
+  version: 2,
+  name: 'Small card',
+  width: 240,
+  height: 160,
+  background: '#0f172a',
+  components: [
+    { type: 'text', key: 'title', x: 10, y: 10, width: 220, height: 60, text: 'Hello', fontSize: 28, color: '#ffffff', dynamic: ['text', 'color'] },
+    { type: 'shape', key: 'badge', x: 10, y: 100, width: 50, height: 50, fill: '#f59e0b', dynamic: ['fill'] },
+    { type: 'image', key: 'photo', x: 150, y: 90, width: 60, height: 60, dynamic: ['src'] },
+  ],
+  variations: [{ id: 'square', name: 'Square', width: 160, height: 160 }],
+}
+
+/** A clock tests can move. */
+export function steppingClock(start = new Date('2026-11-23T12:00:00Z')): Clock & { set(date: Date): void; advance(ms: number): void } {
+  let now = start.getTime()
+  return { now: () => new Date(now), set: (date) => void (now = date.getTime()), advance: (ms) => void (now += ms) }
+}
+
+export interface Harness {
+  app: H3
+  designs: DesignStore
+  accounts: AccountStore
+  files: FileStore
+  meter: Meter
+  signer: UrlSigner
+  clock: ReturnType<typeof steppingClock>
+  /** Calls the app like a client would. */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  createUser(plan?: UserRecord['plan']): Promise<UserRecord>
+  createKey(user: UserRecord, options?: { active?: boolean }): Promise<string>
+  /** Stores a design; published unless `draftOnly`. Returns its render code. */
+  createDesign(user: UserRecord, document?: unknown, options?: { draftOnly?: boolean }): Promise<string>
+  close(): Promise<void>
+}
+
+export async function createHarness(overrides: Partial<LithoAppOptions> & { renderer?: Renderer } = {}): Promise<Harness> {
+  const designs = memoryDesignStore()
+  const accounts = memoryAccountStore()
+  const signer = createUrlSigner({ keys: [{ id: 'k1', secret: randomBytes(32) }] })
+  const files = memoryFileStore({ publicBaseUrl: `${RENDER_URL}/files`, signer })
+  const meter = memoryMeter()
+  const clock = steppingClock()
+  const renderer = overrides.renderer ?? createRenderer()
+  const app = createLithoApp({ designs, accounts, files, meter, signer, clock, renderer, renderUrl: RENDER_URL, onError: () => {}, ...overrides })
+  const stamp = () => clock.now().toISOString()
+  return {
+    app,
+    designs,
+    accounts,
+    files,
+    meter,
+    signer,
+    clock,
+    fetch: async (path, init) => app.fetch(new Request(new URL(path, RENDER_URL), init)),
+    async createUser(plan = 'free') {
+      const id = `u_${randomBytes(8).toString('base64url')}`
+      const user: UserRecord = { id, email: `${id.toLowerCase()}@example.com`, passwordHash: 'scrypt$test', plan, createdAt: stamp(), updatedAt: stamp() }
+      await accounts.createUser(user)
+      return user
+    },
+    async createKey(user, options = {}) {
+      const key = createRenderKey()
+      await accounts.createKey({ id: key.id, userId: user.id, name: 'test', hash: key.hash, prefix: key.displayPrefix, active: options.active ?? true, createdAt: stamp(), lastUsedAt: null })
+      return key.secret
+    },
+    async createDesign(user, document = SMALL_DESIGN, options = {}) {
+      const renderCode = randomBytes(16).toString('base64url')
+      await designs.create({
+        id: `d_${randomBytes(8).toString('base64url')}`,
+        ownerId: user.id,
+        name: 'test design',
+        renderCode,
+        design: options.draftOnly ? null : document,
+        draft: options.draftOnly ? document : null,
+        createdAt: stamp(),
+        updatedAt: stamp(),
+      })
+      return renderCode
+    },
+    async close() {
+      await renderer.close()
+    },
+  }
+}
+
+/** The first bytes of each format. */
+export function sniff(bytes: Uint8Array): string {
+  const b = Buffer.from(bytes)
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png'
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg'
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp'
+  if (b.subarray(0, 5).toString('latin1') === '%PDF-') return 'pdf'
+  return 'unknown'
+}

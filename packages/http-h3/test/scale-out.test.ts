@@ -1,0 +1,130 @@
+// Many instances, one Redis and one S3 bucket (ARCHITECTURE.md, "scale-out"): two servers started
+// as `litho serve` starts them (startLithoServer, backends from LITHO_* variables) share the
+// quota exactly, and files stored by one are served by the other. Needs the real Redis on
+// 127.0.0.1:6379; the S3 server (s3rver, from npm) is started here.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createRenderKey } from '@litho/auth-adapters'
+import S3rver from 's3rver'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startLithoServer, type LithoServer } from '../src/server.js'
+import { SMALL_DESIGN, sniff } from './_harness.js'
+
+const root = mkdtempSync(join(tmpdir(), 'litho-scale-out-'))
+const BUCKET = 'litho-scale-out'
+const prefix = `litho-test:${randomBytes(6).toString('hex')}`
+let s3: S3rver
+let env: Record<string, string>
+const servers: LithoServer[] = []
+
+beforeAll(async () => {
+  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: join(root, 's3'), configureBuckets: [{ name: BUCKET }] })
+  const { port } = await s3.run()
+  env = {
+    LITHO_REDIS_URL: 'redis://127.0.0.1:6379',
+    LITHO_REDIS_PREFIX: prefix,
+    LITHO_URL_SIGNING_KEY: randomBytes(32).toString('base64url'),
+    LITHO_S3_BUCKET: BUCKET,
+    LITHO_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+    LITHO_S3_ACCESS_KEY_ID: 'S3RVER',
+    LITHO_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  }
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()))
+  await s3?.close()
+  rmSync(root, { recursive: true, force: true })
+  // Remove this run's Redis keys.
+  const { default: Redis } = await import('ioredis')
+  const redis = new Redis('redis://127.0.0.1:6379')
+  let cursor = '0'
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500)
+    if (keys.length > 0) await redis.del(...keys)
+    cursor = next
+  } while (cursor !== '0')
+  await redis.quit()
+})
+
+async function start(name: string, extraEnv: Record<string, string | undefined> = {}, publicUrl?: string): Promise<LithoServer> {
+  const server = await startLithoServer({ dataDir: join(root, name), port: 0, threads: 1, env: { ...env, ...extraEnv }, log: () => {}, ...(publicUrl ? { publicUrl } : {}) })
+  servers.push(server)
+  return server
+}
+
+/** A user, a key and a published design, written through one server's stores. */
+async function seed(server: LithoServer, plan: 'free' | 'pro'): Promise<{ userId: string; key: string; code: string }> {
+  const now = new Date().toISOString()
+  const userId = `u_${randomBytes(8).toString('base64url')}`
+  await server.backends.accounts.createUser({ id: userId, email: `${userId.toLowerCase()}@example.com`, passwordHash: 'x', plan, createdAt: now, updatedAt: now })
+  const key = createRenderKey()
+  await server.backends.accounts.createKey({ id: key.id, userId, name: 'k', hash: key.hash, prefix: key.displayPrefix, active: true, createdAt: now, lastUsedAt: null })
+  const code = randomBytes(16).toString('base64url')
+  await server.backends.designs.create({ id: `d_${randomBytes(8).toString('base64url')}`, ownerId: userId, name: 'small', renderCode: code, design: SMALL_DESIGN, draft: null, createdAt: now, updatedAt: now })
+  return { userId, key: key.secret, code }
+}
+
+describe('two instances on one Redis and one S3 bucket', () => {
+  it('hold the quota exactly across both: 130 renders against a limit of 100 grant exactly 100', async () => {
+    const [a, b] = await Promise.all([start('a'), start('b')])
+    expect(a.backends.describe.join('\n')).toMatch(/meter: redis/)
+    expect(a.backends.describe.join('\n')).toMatch(/files: s3/)
+    const { userId, key, code } = await seed(a, 'free')
+    const statuses: number[] = []
+    let next = 0
+    // 16 requests in flight, alternating instances: more than both pools run, within their queues.
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < 130) {
+          const server = next++ % 2 === 0 ? a : b
+          const response = await fetch(`${server.url}/v1/${code}?format=png`, { headers: { 'dma-api-key': key } })
+          await response.arrayBuffer()
+          statuses.push(response.status)
+        }
+      }),
+    )
+    expect(statuses.filter((s) => s === 200)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30)
+    const window = new Date().toISOString().slice(0, 7)
+    expect(await b.backends.meter.usage({ subject: userId, window })).toBe(100)
+  }, 120_000)
+
+  it('a hosted render made by one instance is in the shared bucket, and a signed one too', async () => {
+    const [a] = servers
+    const { key, code } = await seed(a!, 'pro')
+    const hosted = (await (await fetch(`${a!.url}/v1/${code}?format=png&delivery=hosted`, { headers: { 'dma-api-key': key } })).json()) as Record<string, any>
+    expect(hosted.url.startsWith(`${env.LITHO_S3_ENDPOINT}/${BUCKET}/`)).toBe(true)
+    const file = await fetch(hosted.url)
+    expect(file.status).toBe(200)
+    expect(sniff(new Uint8Array(await file.arrayBuffer()))).toBe('png')
+    const signed = (await (await fetch(`${a!.url}/v1/${code}?delivery=signed&expiresIn=5`, { headers: { 'dma-api-key': key } })).json()) as Record<string, any>
+    expect(signed.url).toMatch(/X-Amz-Signature=/)
+    expect(signed.url).toMatch(/X-Amz-Expires=300/)
+    expect((await fetch(signed.url)).status).toBe(200)
+  })
+})
+
+describe('two instances on one Redis, files on Redis (app-served)', () => {
+  it('a hosted or signed URL made by one instance is served by the other', async () => {
+    // Both answer to one public address, as behind a load balancer.
+    const shared = 'http://render.lb.test'
+    const noS3 = { LITHO_S3_BUCKET: undefined, LITHO_S3_ENDPOINT: undefined }
+    const [c, d] = await Promise.all([start('c', noS3, shared), start('d', noS3, shared)])
+    expect(c.backends.describe.join('\n')).toMatch(/files: redis/)
+    const { key, code } = await seed(c, 'pro')
+    const viaD = (url: string) => fetch(url.replace(shared, `http://127.0.0.1:${d.port}`))
+    for (const delivery of ['hosted', 'signed']) {
+      const made = await fetch(`http://127.0.0.1:${c.port}/v1/${code}?format=webp&delivery=${delivery}`, { headers: { 'dma-api-key': key } })
+      const body = (await made.json()) as Record<string, any>
+      expect(body.url.startsWith(`${shared}/files/`)).toBe(true)
+      const served = await viaD(body.url)
+      expect(served.status).toBe(200)
+      expect(served.headers.get('content-type')).toBe('image/webp')
+      expect(sniff(new Uint8Array(await served.arrayBuffer()))).toBe('webp')
+      if (delivery === 'signed') expect((await viaD(body.url.split('?')[0])).status).toBe(403)
+    }
+  }, 60_000)
+})
