@@ -1,0 +1,323 @@
+// `pnpm bench:http`: the HTTP layer in front of the render pool, measured against a real
+// `litho serve` on the embedded default (filesystem data dir), as a user runs it.
+//
+//   1. a temp data dir, an `unlimited` user, a key and the 1080x1080 reference card,
+//      published, all through the CLI;
+//   2. `litho serve --port 0 --threads N` as a child process;
+//   3. the baseline: the same render in-process on a render pool of N threads, one at a time;
+//   4. autocannon GET renders at 1, 8 and 32 connections: req/s, p50, p99, non-2xx;
+//   5. POST /bulk with 25 items (hosted delivery: files stored in the data dir);
+//   6. SIGTERM, which must exit 0.
+//
+// Runs against the built packages (dist/). Options:
+//   --quick        shorter runs (for a smoke run)
+//   --threads=N    render threads, for the server and the baseline pool (default: cores)
+//   --duration=S   seconds per autocannon run (default 10, --quick 3)
+import { execFile, spawn } from 'node:child_process'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { Agent, get } from 'node:http'
+import { createRequire } from 'node:module'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import autocannon from 'autocannon'
+import { createRenderPool, renderDesign } from '../../core/dist/index.js'
+import { createBackends } from '../dist/index.js'
+import { referenceDesigns } from '../../testing/dist/index.js'
+
+const argv = process.argv.slice(2)
+const quick = argv.includes('--quick')
+const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3)
+const threads = Number(option('threads') ?? availableParallelism())
+const duration = Number(option('duration') ?? (quick ? 3 : 10))
+const CONNECTIONS = [1, 8, 32]
+const BASELINE_RENDERS = quick ? 10 : 30
+const INTERLEAVED_PAIRS = quick ? 15 : 40
+const BULK_RUNS = quick ? 2 : 5
+const BULK_ITEMS = 25
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
+const run = promisify(execFile)
+const results = { threads, duration, connections: {}, failures: [] }
+
+const median = (xs) => quantile(xs, 0.5)
+function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]
+}
+const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)).padStart(7)
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
+const fail = (message) => {
+  results.failures.push(message)
+  process.exitCode = 1
+  console.log(`\n!!! ${message}\n`)
+}
+
+console.log(`HTTP benchmark: litho serve, ${threads} render thread(s), ${availableParallelism()} cores, load average ${load()}${quick ? ' (quick)' : ''}`)
+
+// Calibration: the bare 1080x1080 gradient of render-stack.md (18.4 ms there), as in
+// packages/core/bench/run.mjs, so figures from different runs can be compared.
+{
+  const { Resvg } = createRequire(new URL('../../core/package.json', import.meta.url))('@resvg/resvg-js')
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1080"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e3a8a"/></linearGradient></defs><rect width="1080" height="1080" fill="url(#g)"/></svg>'
+  const times = []
+  for (let i = 0; i < 15; i++) {
+    const resvg = new Resvg(svg, { font: { loadSystemFonts: false } })
+    const t = performance.now()
+    resvg.render()
+    times.push(performance.now() - t)
+    await new Promise((r) => setImmediate(r))
+  }
+  results.calibration = median(times)
+  console.log(`Calibration: resvg draws a bare 1080x1080 gradient in ${median(times).toFixed(1)} ms (render-stack.md's machine: 18.4 ms)`)
+}
+
+// 1. Account, key and design, through the CLI on a fresh data dir.
+const dataDir = await mkdtemp(join(tmpdir(), 'litho-bench-http-'))
+let server
+let pool
+let userId
+let renderCode
+try {
+  const litho = async (...args) => JSON.parse((await run(process.execPath, [CLI, ...args, '--data', dataDir])).stdout)
+  const { card1080 } = await referenceDesigns()
+  const designFile = join(dataDir, 'card1080.json')
+  await writeFile(designFile, JSON.stringify(card1080))
+  const email = 'bench@example.com'
+  userId = (await litho('users', 'create', '--email', email, '--password', 'bench password 1234', '--plan', 'unlimited')).userId
+  const { key } = await litho('keys', 'create', '--email', email)
+  renderCode = (await litho('designs', 'import', '--email', email, designFile, '--publish')).renderCode
+
+  // 2. The server, once its workers are warm.
+  server = await startServer(['serve', '--port', '0', '--data', dataDir, '--threads', String(threads)])
+  const renderUrl = `${server.url}/v1/${renderCode}?format=jpeg`
+  const headers = { 'dma-api-key': key }
+  {
+    const res = await fetch(renderUrl, { headers })
+    const bytes = Buffer.from(await res.arrayBuffer())
+    const type = res.headers.get('content-type')
+    if (res.status !== 200 || !type?.startsWith('image/jpeg') || bytes[0] !== 0xff || bytes[1] !== 0xd8) throw new Error(`GET render: expected a 200 JPEG, received ${res.status} ${type}: ${bytes.subarray(0, 200).toString()}`)
+    results.jpegBytes = bytes.length
+    console.log(`Server: ${server.url}, GET /v1/<card>?format=jpeg → 200 image/jpeg, ${(bytes.length / 1024).toFixed(0)} KB`)
+  }
+
+  // 3. The baseline: the same render, in-process, one at a time on a warm pool.
+  pool = createRenderPool({ threads })
+  await pool.ready()
+  const renderInProcess = async (n) => {
+    const times = []
+    for (let i = 0; i < n; i++) {
+      const t = performance.now()
+      await pool.render(card1080, { format: 'jpeg' })
+      times.push(performance.now() - t)
+    }
+    return times
+  }
+  await renderInProcess(3)
+
+  // 4. autocannon, after a short warm-up of the server's workers and the HTTP path. The
+  // in-process baseline runs just before and just after the 1-connection run (timings drift
+  // over minutes on shared machines), and the overhead is against both.
+  console.log(`\nGET render of the 1080x1080 card as JPEG, ${duration} s per run (ms)\n`)
+  await cannon({ url: renderUrl, headers, connections: 8, duration: quick ? 1 : 3 })
+  const floor = await cannon({ url: `${server.url}/healthz`, connections: 1, duration: quick ? 1 : 2 })
+  results.healthzP50 = floor.p50
+  const before = await renderInProcess(BASELINE_RENDERS)
+  console.log('connections     req/s      p50      p99     mean   requests   non-2xx')
+  for (const connections of CONNECTIONS) {
+    const r = await cannon({ url: renderUrl, headers, connections, duration })
+    results.connections[connections] = r
+    console.log(`${String(connections).padStart(11)}   ${r.rps.toFixed(1).padStart(7)}  ${fmt(r.p50)}  ${fmt(r.p99)}  ${fmt(r.mean)}   ${String(r.ok).padStart(8)}   ${String(r.non2xx).padStart(7)}${r.non2xx ? `  ← ${JSON.stringify(r.statusCodes)}` : ''}`)
+    if (r.non2xx || r.errors || r.timeouts) fail(`GET render at ${connections} connections: ${r.non2xx} non-2xx responses ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`)
+    if (connections === 1) {
+      results.baselineAfter = median(await renderInProcess(BASELINE_RENDERS))
+      results.interleaved = await interleaved(renderUrl, headers, () => renderInProcess(1).then(([ms]) => ms))
+    }
+  }
+  results.baselineBefore = median(before)
+  const after = results.baselineAfter
+  results.baseline = (results.baselineBefore + after) / 2
+  const c1 = results.connections[1]
+  results.overhead = (c1.p50 - results.baseline) / results.baseline
+  console.log(`\nIn-process, same render on a warm ${threads}-thread pool, one at a time: median ${results.baselineBefore.toFixed(1)} ms before, ${after.toFixed(1)} ms after the 1-connection run`)
+  console.log(`HTTP at 1 connection: p50 ${c1.p50.toFixed(1)} ms against ${results.baseline.toFixed(1)} ms in-process: ${(c1.p50 - results.baseline).toFixed(1)} ms, ${(results.overhead * 100).toFixed(1)} % (GET /healthz round trip: p50 ${floor.p50.toFixed(2)} ms)`)
+  const il = results.interleaved
+  console.log(`Interleaved, ${INTERLEAVED_PAIRS} pairs of one GET (node:http, keep-alive, body discarded) and one in-process render: median ${il.http.toFixed(1)} ms against ${il.inProcess.toFixed(1)} ms, median difference within a pair ${il.difference.toFixed(1)} ms, ${(il.overhead * 100).toFixed(1)} %`)
+  console.log('(autocannon decodes every response body into a string inside its timing, about 2 ms for this JPEG on a 2-core VM; the interleaved figure has neither that nor drift between blocks)')
+
+  // 5. Bulk: 25 items of the same design, one title each, stored as hosted files.
+  const body = JSON.stringify({ items: Array.from({ length: BULK_ITEMS }, (_, i) => ({ designId: renderCode, format: 'jpeg', overrides: { 'title.text': `Slide ${i + 1}` } })) })
+  const bulk = async () => {
+    const t = performance.now()
+    const res = await fetch(`${server.url}/bulk`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body })
+    const json = await res.json()
+    const ms = performance.now() - t
+    const warnings = json.results?.flatMap((row) => row.warnings ?? []) ?? []
+    const errors = json.results?.filter((row) => !row.success).map((row) => row.error) ?? []
+    if (res.status !== 200 || json.summary?.succeeded !== BULK_ITEMS) fail(`POST /bulk: ${res.status}, summary ${JSON.stringify(json.summary)}, errors ${JSON.stringify([...new Set(errors)])}${json.message ? `, ${json.message}` : ''}`)
+    if (warnings.length > 0) fail(`POST /bulk: warnings ${JSON.stringify([...new Set(warnings)])}`)
+    return ms
+  }
+  await bulk() // warm-up
+  const bulkTimes = []
+  for (let i = 0; i < BULK_RUNS; i++) bulkTimes.push(await bulk())
+  // The same 25 renders in-process, 4 at a time (the bulk endpoint's concurrency), no storage.
+  const bulkInProcess = []
+  for (let k = -1; k < BULK_RUNS; k++) {
+    const t = performance.now()
+    let next = 0
+    await Promise.all(Array.from({ length: 4 }, async () => {
+      while (next < BULK_ITEMS) await pool.render(card1080, { format: 'jpeg', overrides: { 'title.text': `Slide ${++next}` } })
+    }))
+    if (k >= 0) bulkInProcess.push(performance.now() - t)
+  }
+  results.bulk = { runs: BULK_RUNS, median: median(bulkTimes), min: Math.min(...bulkTimes), max: Math.max(...bulkTimes), perItem: median(bulkTimes) / BULK_ITEMS, inProcess: median(bulkInProcess) }
+  results.storedFiles = await countFiles(dataDir)
+  console.log(`\nPOST /bulk with ${BULK_ITEMS} items (JPEG, hosted), ${BULK_RUNS} runs after a warm-up: median ${results.bulk.median.toFixed(0)} ms (${results.bulk.min.toFixed(0)}–${results.bulk.max.toFixed(0)}), ${results.bulk.perItem.toFixed(1)} ms per item; the same ${BULK_ITEMS} renders in-process, 4 at a time: ${results.bulk.inProcess.toFixed(0)} ms`)
+} finally {
+  await pool?.close()
+  // 6. A clean stop.
+  if (server) {
+    const code = await server.stop()
+    results.exitCode = code
+    console.log(`\nSIGTERM: server exited with ${code}`)
+    if (code !== 0) fail(`litho serve exited with ${code} after SIGTERM\n${server.log.join('\n')}`)
+    const errors = server.log.filter((line) => /error|warn/i.test(line))
+    if (errors.length > 0) fail(`server logged:\n${errors.join('\n')}`)
+    if (code === 0 && userId) {
+      // Where the overhead goes: the service's own work per GET render (design read from the
+      // data dir and validated, one render metered), timed in-process with a renderer that
+      // returns at once, on the same data dir once the server has stopped.
+      const backends = await createBackends({ dataDir, filesBaseUrl: `${server.url}/files`, env: {} })
+      const bytes = new Uint8Array(results.jpegBytes)
+      const renderer = { render: async () => ({ bytes, contentType: 'image/jpeg', format: 'jpeg', width: 1080, height: 1080, variation: 'master', warnings: [] }) }
+      const services = { designs: backends.designs, meter: backends.meter, files: backends.files, renderer }
+      const request = { account: { id: userId, plan: 'unlimited' }, renderCode, params: { format: 'jpeg' }, overrides: new URLSearchParams('format=jpeg') }
+      const times = []
+      for (let i = 0; i < 35; i++) {
+        const t = performance.now()
+        await renderDesign(services, request)
+        if (i >= 5) times.push(performance.now() - t)
+      }
+      await backends.dispose()
+      results.serviceWork = median(times)
+      console.log(`Service work per GET render outside the renderer and HTTP (design read and validated, render metered): median ${results.serviceWork.toFixed(1)} ms`)
+    }
+  }
+  await rm(dataDir, { recursive: true, force: true })
+}
+
+// Summary and the target of the issue.
+const c = results.connections
+console.log(`\nSummary (load average ${load()})\n`)
+console.log('measure                                   value')
+for (const n of CONNECTIONS) console.log(`${`GET render, ${n} connection${n > 1 ? 's' : ''}`.padEnd(40)}  ${c[n].rps.toFixed(1)} req/s, p50 ${c[n].p50.toFixed(1)} ms, p99 ${c[n].p99.toFixed(1)} ms, ${c[n].non2xx} non-2xx`)
+console.log(`${'in-process render (baseline)'.padEnd(40)}  median ${results.baseline.toFixed(1)} ms`)
+console.log(`${'HTTP overhead, 1 connection (autocannon)'.padEnd(40)}  ${(c[1].p50 - results.baseline).toFixed(1)} ms, ${(results.overhead * 100).toFixed(1)} %`)
+console.log(`${'HTTP overhead, interleaved lean client'.padEnd(40)}  ${results.interleaved.difference.toFixed(1)} ms, ${(results.interleaved.overhead * 100).toFixed(1)} % (medians ${results.interleaved.http.toFixed(1)} and ${results.interleaved.inProcess.toFixed(1)} ms)`)
+if (results.serviceWork !== undefined) console.log(`${'service work in it (no HTTP, no render)'.padEnd(40)}  ${results.serviceWork.toFixed(1)} ms: design read + validated, render metered`)
+console.log(`${`POST /bulk, ${BULK_ITEMS} items`.padEnd(40)}  median ${results.bulk.median.toFixed(0)} ms, ${results.bulk.perItem.toFixed(1)} ms per item`)
+console.log('\nTargets\n')
+const targets = [
+  ['HTTP adds < 10 % at 1 connection', results.overhead < 0.1, `${(results.overhead * 100).toFixed(1)} % (autocannon p50 against the pool median)`],
+  ['no non-2xx at 1, 8, 32 connections', CONNECTIONS.every((n) => c[n].non2xx === 0), CONNECTIONS.map((n) => c[n].non2xx).join(', ')],
+  [`bulk: ${BULK_ITEMS} of ${BULK_ITEMS} succeed`, !results.failures.some((f) => f.startsWith('POST /bulk')), results.failures.some((f) => f.startsWith('POST /bulk')) ? 'no' : 'yes'],
+  ['SIGTERM exits 0', results.exitCode === 0, String(results.exitCode)],
+]
+for (const [label, ok, shown] of targets) console.log(`${ok ? 'met   ' : 'MISSED'}  ${label.padEnd(36)} ${shown}`)
+if (results.failures.length > 0) console.log(`\n!!! ${results.failures.length} failure(s), see above`)
+if (process.env.BENCH_JSON) console.log(JSON.stringify(results))
+
+/** One autocannon run; latencies of the 2xx responses, exact (autocannon's histogram has 1 ms buckets). */
+async function cannon({ url, headers = {}, connections, duration }) {
+  const latencies = []
+  const instance = autocannon({ url, headers, connections, duration, timeout: 30 })
+  instance.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) latencies.push(ms)
+  })
+  const r = await instance
+  const seconds = (r.finish - r.start) / 1000
+  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]))
+  return {
+    connections,
+    rps: latencies.length / seconds,
+    p50: latencies.length ? median(latencies) : NaN,
+    p99: latencies.length ? quantile(latencies, 0.99) : NaN,
+    mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : NaN,
+    ok: latencies.length,
+    non2xx: r.non2xx,
+    statusCodes,
+    errors: r.errors,
+    timeouts: r.timeouts,
+  }
+}
+
+/**
+ * One GET (node:http, keep-alive, body discarded) and one in-process render, alternately (the
+ * order swapped every pair), so drift over the run affects both alike.
+ */
+async function interleaved(url, headers, renderOnce) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  const fetchOnce = () =>
+    new Promise((resolve, reject) => {
+      const t = performance.now()
+      get(url, { agent, headers }, (res) => {
+        res.on('data', () => {})
+        res.on('end', () => (res.statusCode === 200 ? resolve(performance.now() - t) : reject(new Error(`GET render: ${res.statusCode}`))))
+      }).on('error', reject)
+    })
+  const http = []
+  const inProcess = []
+  await fetchOnce()
+  for (let i = 0; i < INTERLEAVED_PAIRS; i++) {
+    if (i % 2) http.push(await fetchOnce())
+    inProcess.push(await renderOnce())
+    if (!(i % 2)) http.push(await fetchOnce())
+  }
+  agent.destroy()
+  // The median of the pairs' differences: each pair ran within ~100 ms, so drift cancels out.
+  const difference = median(http.map((ms, i) => ms - inProcess[i]))
+  return { pairs: INTERLEAVED_PAIRS, http: median(http), inProcess: median(inProcess), difference, overhead: difference / median(inProcess) }
+}
+
+/** Starts `litho serve`, resolving once it logs its URL (workers warm). */
+function startServer(args) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const log = []
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`litho serve did not report its URL within 120 s:\n${log.join('\n')}`)), 120_000)
+    exited.then((code) => reject(new Error(`litho serve exited with ${code} before serving:\n${log.join('\n')}`)))
+    let buffered = ''
+    const onData = (chunk) => {
+      buffered += chunk
+      const lines = buffered.split('\n')
+      buffered = lines.pop()
+      for (const line of lines) {
+        log.push(line)
+        const url = /^litho: serving (http:\/\/\S+)/.exec(line)?.[1]
+        if (url) {
+          clearTimeout(timer)
+          resolve({
+            url,
+            log,
+            stop: async () => {
+              child.kill('SIGTERM')
+              const timeout = setTimeout(() => child.kill('SIGKILL'), 60_000)
+              const code = await exited
+              clearTimeout(timeout)
+              return code
+            },
+          })
+        }
+      }
+    }
+    child.stdout.setEncoding('utf8').on('data', onData)
+    child.stderr.setEncoding('utf8').on('data', onData)
+  })
+}
+
+async function countFiles(dir) {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries.filter((e) => e.isFile() && /\.jpe?g$/.test(e.name)).length
+}
