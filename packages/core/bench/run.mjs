@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
 import { createRenderPool } from '../dist/index.js'
 import { referenceDesigns, syntheticPhotoDataUri } from '../../testing/dist/index.js'
+import { calibrate } from './calibrate.mjs'
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has('--quick')
@@ -28,23 +29,8 @@ function quantile(xs, q) {
 }
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)).padStart(7)
 
-// Calibration: the same bare 1080x1080 linear gradient that render-stack.md timed at
-// 18.4 ms (resvg render only). Timings on shared 2-core machines drift by tens of per
-// cent over minutes; this line lets figures from different runs be compared.
-{
-  const { Resvg } = await import('@resvg/resvg-js')
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1080"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e3a8a"/></linearGradient></defs><rect width="1080" height="1080" fill="url(#g)"/></svg>'
-  const times = []
-  for (let i = 0; i < 15; i++) {
-    const resvg = new Resvg(svg, { font: { loadSystemFonts: false } })
-    const t = performance.now()
-    resvg.render()
-    times.push(performance.now() - t)
-    await new Promise((r) => setImmediate(r))
-  }
-  results.calibration = median(times)
-  console.log(`Calibration: resvg draws a bare 1080x1080 gradient in ${median(times).toFixed(1)} ms (render-stack.md's machine: 18.4 ms)`)
-}
+// Calibration (calibrate.mjs): lets figures from different runs be compared.
+results.calibration = await calibrate()
 
 
 // Every render gets a new title, as a render service sees (and as the Chromium page does

@@ -16,7 +16,6 @@
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { Agent, get } from 'node:http'
-import { createRequire } from 'node:module'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +24,7 @@ import autocannon from 'autocannon'
 import { createRenderPool, renderDesign } from '../../core/dist/index.js'
 import { createBackends } from '../dist/index.js'
 import { referenceDesigns } from '../../testing/dist/index.js'
+import { calibrate } from '../../core/bench/calibrate.mjs'
 
 const argv = process.argv.slice(2)
 const quick = argv.includes('--quick')
@@ -55,22 +55,8 @@ const fail = (message) => {
 
 console.log(`HTTP benchmark: litho serve, ${threads} render thread(s), ${availableParallelism()} cores, load average ${load()}${quick ? ' (quick)' : ''}`)
 
-// Calibration: the bare 1080x1080 gradient of render-stack.md (18.4 ms there), as in
-// packages/core/bench/run.mjs, so figures from different runs can be compared.
-{
-  const { Resvg } = createRequire(new URL('../../core/package.json', import.meta.url))('@resvg/resvg-js')
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="1080" height="1080"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#0f172a"/><stop offset="1" stop-color="#1e3a8a"/></linearGradient></defs><rect width="1080" height="1080" fill="url(#g)"/></svg>'
-  const times = []
-  for (let i = 0; i < 15; i++) {
-    const resvg = new Resvg(svg, { font: { loadSystemFonts: false } })
-    const t = performance.now()
-    resvg.render()
-    times.push(performance.now() - t)
-    await new Promise((r) => setImmediate(r))
-  }
-  results.calibration = median(times)
-  console.log(`Calibration: resvg draws a bare 1080x1080 gradient in ${median(times).toFixed(1)} ms (render-stack.md's machine: 18.4 ms)`)
-}
+// Calibration (calibrate.mjs): lets figures from different runs be compared.
+results.calibration = await calibrate()
 
 // 1. Account, key and design, through the CLI on a fresh data dir.
 const dataDir = await mkdtemp(join(tmpdir(), 'litho-bench-http-'))

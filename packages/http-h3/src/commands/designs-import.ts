@@ -11,13 +11,13 @@
  *
  * @module commands/designs-import
  */
-import { readFile } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PLANS, validateDesign } from '@litho/core'
 import type { DesignRecord } from '@litho/core/contracts'
 import { DATA_OPTION, printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
+import { readDesignFile } from './_read-design-file.js'
 import { UsageError } from './usage-error.js'
 
 /** Design ids, as every design store accepts them. */
@@ -39,7 +39,7 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
   if (values.id !== undefined && !ID_RE.test(values.id)) throw new UsageError(`--id: expected a design id (1 to 64 of A-Z a-z 0-9 _ -), received ${JSON.stringify(values.id.slice(0, 80))}`)
   const flagName = values.name === undefined ? undefined : checkName('--name', values.name.trim(), UsageError)
 
-  const { document, name: recordName } = await readDesignFile(file)
+  const { document, name: recordName } = await readDesignRecord(file)
   // Throws LithoError ERR_INVALID_DESIGN listing every problem, before any store is opened.
   validateDesign(document)
 
@@ -81,25 +81,12 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
   })
 }
 
-/** Reads FILE: a bare document, or a `{ name, design }` record (told apart as `litho render` does). */
-async function readDesignFile(file: string): Promise<{ document: unknown; name: string | undefined }> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`)
-  }
-  if (!(json && typeof json === 'object' && 'design' in json && !('version' in json))) return { document: json, name: undefined }
-  const record = json as { name?: unknown; design: unknown }
-  if (record.name === undefined || record.name === null) return { document: record.design, name: undefined }
-  if (typeof record.name !== 'string') throw new CommandError(`${file}: expected "name" to be a string, received ${typeof record.name}`)
-  return { document: record.design, name: record.name.trim() === '' ? undefined : checkName(`${file}: "name"`, record.name.trim(), CommandError) }
+/** Reads FILE and checks the record's name, when it has one. */
+async function readDesignRecord(file: string): Promise<{ document: unknown; name: string | undefined }> {
+  const { document, name } = await readDesignFile(file)
+  if (name === undefined || name === null) return { document, name: undefined }
+  if (typeof name !== 'string') throw new CommandError(`${file}: expected "name" to be a string, received ${typeof name}`)
+  return { document, name: name.trim() === '' ? undefined : checkName(`${file}: "name"`, name.trim(), CommandError) }
 }
 
 function checkName(what: string, name: string, ErrorClass: new (message: string) => Error): string {

@@ -4,10 +4,11 @@
  *
  * @module commands/render
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRenderer, OUTPUT_FORMATS, type OutputFormat } from '@litho/core'
+import { readDesignFile } from './_read-design-file.js'
 import { UsageError } from './usage-error.js'
 
 /** What `render` needs from its surroundings (so tests can run it without a process). */
@@ -47,20 +48,7 @@ export async function renderCommand(argv: string[], io: RenderCommandIo): Promis
     overrides.append(pair.slice(0, eq), pair.slice(eq + 1))
   }
 
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`)
-  }
-  // A design record ({ name, design }) is accepted as well as a bare document.
-  const document = json && typeof json === 'object' && 'design' in json && !('version' in json) ? (json as { design: unknown }).design : json
+  const { document } = await readDesignFile(file)
 
   const renderer = createRenderer()
   try {
