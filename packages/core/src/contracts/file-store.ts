@@ -27,8 +27,11 @@ export interface StoredFile {
  * Behaviour:
  * - `put` stores the bytes under `key`, replacing a file there, and returns its record.
  * - `get` returns the bytes and record as stored, or `null`; `delete` returns false when
- *   nothing was there. Reads see their own writes.
- * - `publicUrl(key)` is the URL of a `public` file: stable, no expiry.
+ *   nothing was there. Reads see their own writes. Where the backend cannot say whether it
+ *   deleted something (S3 answers 204 either way), the answer is best effort (a HEAD first),
+ *   and a concurrent delete may make both calls return true.
+ * - `publicUrl(key)` is the URL of a `public` file: stable, no expiry. It does no I/O and
+ *   throws a TypeError synchronously for an invalid key.
  * - `signedUrl(key, { expiresAt, now })` is a URL that serves the file until `expiresAt` and
  *   then stops working, and that cannot be edited to reach another file. Lifetimes are 1 s
  *   to 7 days (a TypeError `ERR_INVALID_ARG_VALUE` otherwise). With `capabilities.presigned`
