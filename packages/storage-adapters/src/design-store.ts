@@ -230,10 +230,11 @@ export function memoryDesignStore(): DesignStore {
 
 /**
  * A design store in files under `options.base` (the unstorage fs driver): designs survive
- * restarts. Files are written in place (not renamed into place): a crash mid-write can leave a
- * corrupt file, which then rejects with `ERR_STORAGE` rather than being returned. Lists read the
- * names of every file under `base` (the fs driver lists keys recursively from its root), so keep
- * one directory for designs only.
+ * restarts. Every file is written to a temporary file in `<base>/.litho-tmp/` and renamed into
+ * place (the atomic fs driver), so a crash mid-write leaves the previous version, never a
+ * truncated one; a file damaged otherwise (edited by hand) rejects with `ERR_STORAGE` rather
+ * than being returned. Lists read the names of every file under `base` (the fs driver lists keys
+ * recursively from its root), so keep one directory for designs only.
  *
  * @throws {TypeError} `ERR_MISSING_OPTION` or `ERR_INVALID_ARG_TYPE` when `base` is missing or not a string.
  * @example
