@@ -97,6 +97,16 @@ export async function createHarness(overrides: Partial<LithoAppOptions> & { rend
   }
 }
 
+/** The meter window of the harness clock's month. */
+export const WINDOW = '2026-11'
+
+/** A harness with one user on `plan`, an active render key and a published design. */
+export async function createFixture(plan: UserRecord['plan'] = 'pro'): Promise<{ h: Harness; user: UserRecord; key: string; code: string }> {
+  const h = await createHarness()
+  const user = await h.createUser(plan)
+  return { h, user, key: await h.createKey(user), code: await h.createDesign(user) }
+}
+
 /** The first bytes of each format. */
 export function sniff(bytes: Uint8Array): string {
   const b = Buffer.from(bytes)

@@ -1,19 +1,15 @@
 // POST {render_url}/bulk (interface.md §4 bulk, §5 render key, §7 errors, §8 limits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
-import { createHarness, sniff, type Harness } from './_harness.js'
+import { createFixture, sniff, WINDOW, type Harness } from './_harness.js'
 
 let h: Harness
 let user: UserRecord
 let key: string
 let code: string
-const WINDOW = '2026-11'
 
 beforeAll(async () => {
-  h = await createHarness()
-  user = await h.createUser('pro')
-  key = await h.createKey(user)
-  code = await h.createDesign(user)
+  ;({ h, user, key, code } = await createFixture())
 })
 afterAll(() => h.close())
 

@@ -2,19 +2,15 @@
 // auth of §5, the errors of §7 and the limits of §8, against the app in-process on memory stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
-import { createHarness, sniff, type Harness } from './_harness.js'
+import { createFixture, sniff, WINDOW, type Harness } from './_harness.js'
 
 let h: Harness
 let user: UserRecord
 let key: string
 let code: string
-const WINDOW = '2026-11'
 
 beforeAll(async () => {
-  h = await createHarness()
-  user = await h.createUser('pro')
-  key = await h.createKey(user)
-  code = await h.createDesign(user)
+  ;({ h, user, key, code } = await createFixture())
 })
 afterAll(() => h.close())
 

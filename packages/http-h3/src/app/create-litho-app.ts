@@ -16,6 +16,7 @@ import {
   parseRenderParams,
   renderDesign,
   type Clock,
+  type RenderDesignRequest,
   type RenderDesignResult,
   type RenderParams,
   type Renderer,
@@ -99,28 +100,29 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   }
   const designIdOf = (event: H3Event) => getRouterParam(event, 'designId') ?? ''
 
+  /** A render route: the key check of `mode`, then parameters and overrides from `read`. */
+  const renderRoute = (mode: 'get-render' | 'post-render', read: (event: H3Event) => Promise<{ params: RenderParams; overrides: RenderDesignRequest['overrides'] }>) =>
+    handle(async (event) => {
+      const principal = await requireRenderKey(event.req, event.url, mode, authenticate)
+      const { params, overrides } = await read(event)
+      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params, overrides })
+      return toRenderResponse(result, designIdOf(event))
+    })
+
   const app = new H3()
   app.get(
     '/v1/:designId',
-    handle(async (event) => {
-      const principal = await requireRenderKey(event.req, event.url, 'get-render', authenticate)
-      const params = parseRenderParams(event.url.searchParams)
-      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params, overrides: event.url.searchParams })
-      return toRenderResponse(result, designIdOf(event))
-    }),
+    renderRoute('get-render', async (event) => ({ params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })),
   )
   app.post(
     '/v1/:designId',
-    handle(async (event) => {
-      const principal = await requireRenderKey(event.req, event.url, 'post-render', authenticate)
+    renderRoute('post-render', async (event) => {
       const body = await readJsonBody(event.req, maxBodyBytes)
       if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
         throw invalidRequest([{ path: 'body', message: `expected a JSON object of overrides, received ${Array.isArray(body) ? 'an array' : JSON.stringify(body)}` }])
       const { params, overrides } = splitBody(body as Record<string, unknown> | undefined)
       // The query wins over the body for the same parameter.
-      const merged: RenderParams = { ...params, ...parseRenderParams(event.url.searchParams) }
-      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params: merged, overrides: [event.url.searchParams, overrides] })
-      return toRenderResponse(result, designIdOf(event))
+      return { params: { ...params, ...parseRenderParams(event.url.searchParams) }, overrides: [event.url.searchParams, overrides] }
     }),
   )
   app.post(
