@@ -10,7 +10,7 @@
  *
  * @module _validate
  */
-import type { ConsumeRequest, MeterKey } from '@litho/core/contracts'
+import type { ConsumeRequest, HistoryRequest, MeterKey } from '@litho/core/contracts'
 
 /** Subjects, windows and ids: the alphabet of the contract. Keeps keys and file names safe. */
 const NAME_RE = /^[A-Za-z0-9_.:-]{1,200}$/
@@ -36,15 +36,22 @@ export function assertMeterKey(adapter: string, key: unknown): asserts key is Me
 /** Throws unless `request` is a valid {@link ConsumeRequest}. */
 export function assertConsumeRequest(adapter: string, request: unknown): asserts request is ConsumeRequest {
   assertMeterKey(adapter, request)
-  const { id, amount, limit, expiresAt } = request as unknown as Record<string, unknown>
+  const { id, amount, limit, expiresAt, at } = request as unknown as Record<string, unknown>
   assertName(adapter, 'id', id)
   assertWholeNumber(adapter, 'amount', amount, 1)
   assertWholeNumber(adapter, 'limit', limit, 0)
-  if (Object.prototype.toString.call(expiresAt) !== '[object Date]') {
-    throw createTypeError(adapter, 'ERR_INVALID_ARG_TYPE', `Expected expiresAt to be a Date but received ${describe(expiresAt)}`)
-  }
-  if (!Number.isFinite((expiresAt as Date).getTime())) {
-    throw createTypeError(adapter, 'ERR_INVALID_ARG_VALUE', 'Expected expiresAt to be a valid Date but received an invalid Date')
+  assertDate(adapter, 'expiresAt', expiresAt)
+  if (at !== undefined) assertDate(adapter, 'at', at)
+}
+
+/** Throws unless `request` is a valid {@link HistoryRequest}: a subject, and valid Dates `from` before `to`. */
+export function assertHistoryRequest(adapter: string, request: unknown): asserts request is HistoryRequest {
+  assertObject(adapter, 'request', request)
+  assertName(adapter, 'subject', request.subject)
+  assertDate(adapter, 'from', request.from)
+  assertDate(adapter, 'to', request.to)
+  if (request.to.getTime() <= request.from.getTime()) {
+    throw createTypeError(adapter, 'ERR_INVALID_ARG_VALUE', 'Expected the end (to) to be after the start (from) but received an end at or before it')
   }
 }
 
@@ -80,6 +87,15 @@ export function describe(value: unknown): string {
 function assertObject(adapter: string, name: string, value: unknown): asserts value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw createTypeError(adapter, 'ERR_INVALID_ARG_TYPE', `Expected ${name} to be an object but received ${describe(value)}`)
+  }
+}
+
+function assertDate(adapter: string, name: string, value: unknown): asserts value is Date {
+  if (Object.prototype.toString.call(value) !== '[object Date]') {
+    throw createTypeError(adapter, 'ERR_INVALID_ARG_TYPE', `Expected ${name} to be a Date but received ${describe(value)}`)
+  }
+  if (!Number.isFinite((value as Date).getTime())) {
+    throw createTypeError(adapter, 'ERR_INVALID_ARG_VALUE', `Expected ${name} to be a valid Date but received an invalid Date`)
   }
 }
 

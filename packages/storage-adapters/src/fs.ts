@@ -6,21 +6,30 @@
  * would over-grant. Several meters over one directory in one process share the mutex. Run one
  * process, or use the Redis meter.
  *
- * Layout under `base` (each name percent-encoded, see `encodeSegment`):
- * `<window>/<subject>/usage` holds the units used, `<window>/<subject>/ids/<id>` the amount of
- * each granted consumption not yet refunded. Files are never expired: delete the directory of
- * a window once it is over.
+ * Layout under `base` (subjects, windows and ids percent-encoded, see `encodeSegment`):
+ * - `<window>/<subject>/usage` holds the units used, `<window>/<subject>/ids/<id>` the amount of
+ *   each granted consumption not yet refunded;
+ * - `<window>/@hours/<subject>/<id>` the hour of that consumption's history (its first instant,
+ *   `2026-11-23T14:00:00.000Z`), so a refund takes the units out of that hour;
+ * - `@history/<subject>/<YYYY-MM>/<DDTHH>` the net units of one UTC hour (`2026-11/23T14`),
+ *   across windows. The hour's file is deleted when a refund brings it to 0.
+ * `@` is never produced by `encodeSegment`, so `@hours` and `@history` cannot be a subject or a
+ * window. Files are never expired: delete the directory of a window once it is over, and the
+ * months of `@history` older than you need (the contract asks for 400 days).
+ *
+ * Consumes and refunds of one subject also share a mutex for its history (taken after the
+ * window's, always in that order), since two windows of a subject may count in one hour.
  *
  * @module fs
  */
 import { randomUUID } from 'node:crypto'
-import { rename } from 'node:fs/promises'
+import { readdir, rename } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
+import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import fsDriver from 'unstorage/drivers/fs'
 import { createLock } from './_lock.js'
-import { createMeterError, wrapBackendErrors } from './_utils.js'
-import { assertConsumeRequest, assertMeterKey, assertRefundRequest, createTypeError, describe } from './_validate.js'
+import { createMeterError, HOUR_MS, hourSlot, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from './_utils.js'
+import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, createTypeError, describe } from './_validate.js'
 
 /** Options of {@link fsMeter}. */
 export interface FsMeterOptions {
@@ -32,6 +41,10 @@ export interface FsMeterOptions {
 }
 
 const ADAPTER_NAME = 'fs'
+/** The top directory of the usage history; `@` keeps it apart from every encoded window. */
+const HISTORY_DIR = '@history'
+/** The directory, in each window, of the hours of its consumptions. */
+const HOURS_DIR = '@hours'
 
 /**
  * Creates a meter that keeps its counts in files under `options.base`.
@@ -77,6 +90,28 @@ export function fsMeter(options: FsMeterOptions): Meter {
     throw createMeterError(ADAPTER_NAME, operation, `Expected a whole number ≥ 0 in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
   }
 
+  /** Reads the first instant of an hour (epoch ms) from its ISO 8601 string; null when the file does not exist. */
+  const readHour = async (key: string, operation: string): Promise<number | null> => {
+    const text = await getItem(key, {})
+    if (text === null || text === undefined) return null
+    if (typeof text === 'string') {
+      const ms = Date.parse(text)
+      if (Number.isFinite(ms) && ms % HOUR_MS === 0 && new Date(ms).toISOString() === text) return ms
+    }
+    const found = typeof text === 'string' ? (text === '' ? 'an empty file' : `${text.length} characters that are not one`) : describe(text)
+    throw createMeterError(ADAPTER_NAME, operation, `Expected the start of an hour (like 2026-11-23T14:00:00.000Z) in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
+  }
+
+  /** The entries of a directory; none when it does not exist. */
+  const list = async (key: string): Promise<string[]> => {
+    try {
+      return await readdir(pathOf(key))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw error
+    }
+  }
+
   /** Writes through unstorage to a temporary sibling, then renames it over `key` (atomic on POSIX). */
   const writeAtomic = async (key: string, text: string): Promise<void> => {
     // Encoded names never contain '.', so a temporary name never collides with a real one.
@@ -98,17 +133,26 @@ export function fsMeter(options: FsMeterOptions): Meter {
     async consume(request: ConsumeRequest): Promise<ConsumeResult> {
       assertConsumeRequest(ADAPTER_NAME, request)
       const keys = keysOf(request, request.id)
+      const hour = hourStart((request.at ?? new Date()).getTime())
+      const history = historyKeysOf(request.subject, hour)
       return wrapBackendErrors(ADAPTER_NAME, 'consume', () =>
-        withLock(`${root}\0${keys.window}`, async () => {
-          const usage = (await readCount(keys.usage, 'consume')) ?? 0
-          if (usage + request.amount > request.limit) return { granted: false, usage }
-          const next = usage + request.amount
-          // Counter first: a crash between the two writes leaves the unit counted but not
-          // refundable (the user loses one unit), never refundable but not counted.
-          await writeAtomic(keys.usage, String(next))
-          await writeAtomic(keys.id, String(request.amount))
-          return { granted: true, usage: next }
-        }),
+        withLock(`${root}\0${keys.window}`, () =>
+          withLock(`${root}\0${history.subject}`, async () => {
+            const usage = (await readCount(keys.usage, 'consume')) ?? 0
+            if (usage + request.amount > request.limit) return { granted: false, usage }
+            // Every read before the first write: a corrupt file rejects and changes nothing.
+            const inHour = (await readCount(history.hour, 'consume')) ?? 0
+            const next = usage + request.amount
+            // Counter first and id last: a crash in between leaves the unit counted but not
+            // refundable (the user loses one unit), never refundable but not counted. The id's
+            // hour is written before the id, so every refundable id knows its hour; it and the
+            // hour's count are independent files, written side by side.
+            await writeAtomic(keys.usage, String(next))
+            await settleAll([writeAtomic(history.hour, String(inHour + request.amount)), writeAtomic(keys.hour, new Date(hour).toISOString())])
+            await writeAtomic(keys.id, String(request.amount))
+            return { granted: true, usage: next }
+          }),
+        ),
       )
     },
 
@@ -123,10 +167,28 @@ export function fsMeter(options: FsMeterOptions): Meter {
           if (usage < amount) {
             throw createMeterError(ADAPTER_NAME, 'refund', `Expected at least ${amount} units in ${pathOf(keys.usage)} but found ${usage}. The files disagree; fix them by hand.`)
           }
-          // Id first: a crash between the two steps loses this refund, never allows a second one.
-          await removeItem(keys.id, {})
-          await writeAtomic(keys.usage, String(usage - amount))
-          return true
+          // An id written before the history existed has no hour: its units leave no hour.
+          const hour = await readHour(keys.hour, 'refund')
+          if (hour === null) {
+            // Id first: a crash between the two steps loses this refund, never allows a second one.
+            await removeItem(keys.id, {})
+            await writeAtomic(keys.usage, String(usage - amount))
+            return true
+          }
+          const history = historyKeysOf(request.subject, hour)
+          return withLock(`${root}\0${history.subject}`, async () => {
+            const inHour = await readCount(history.hour, 'refund')
+            // Id first: a crash after it loses this refund (and leaves the units in the history),
+            // never allows a second one. Counter and hour are independent files, written side by side.
+            await removeItem(keys.id, {})
+            await settleAll([
+              writeAtomic(keys.usage, String(usage - amount)),
+              // The hour's file may be gone already (deleted by hand past the retention period).
+              inHour === null ? undefined : inHour > amount ? writeAtomic(history.hour, String(inHour - amount)) : removeItem(history.hour, {}),
+            ])
+            await removeItem(keys.hour, {})
+            return true
+          })
         }),
       )
     },
@@ -137,6 +199,37 @@ export function fsMeter(options: FsMeterOptions): Meter {
       return wrapBackendErrors(ADAPTER_NAME, 'usage', async () => (await readCount(keysOf(key).usage, 'usage')) ?? 0)
     },
 
+    async history(request: HistoryRequest): Promise<UsageHour[]> {
+      assertHistoryRequest(ADAPTER_NAME, request)
+      const from = hourStart(request.from.getTime())
+      const to = request.to.getTime()
+      const subject = historyDirOf(request.subject)
+      // No lock, like usage: each file is replaced whole. The months in range are read at once.
+      return wrapBackendErrors(ADAPTER_NAME, 'history', async () => {
+        const months = (await list(subject)).filter((month) => {
+          if (!MONTH_RE.test(month)) return false
+          const start = parseHourSlot(month, '01T00')
+          // The month's end is NaN only past the range of Date; such a month is kept, and its hours filtered.
+          return start < to && !(monthStart(start, 1) <= from)
+        })
+        const perMonth = await Promise.all(
+          months.map(async (month) => {
+            const slots = (await list(`${subject}:${month}`)).filter((slot) => {
+              // Names that are not hours (a `.tmp` left by a killed write) are skipped.
+              const hour = parseHourSlot(month, slot)
+              return hour >= from && hour < to
+            })
+            return Promise.all(slots.map(async (slot) => [parseHourSlot(month, slot), (await readCount(`${subject}:${month}:${slot}`, 'history')) ?? 0] as const))
+          }),
+        )
+        return perMonth
+          .flat()
+          .filter(([, count]) => count > 0)
+          .sort((a, b) => a[0] - b[0])
+          .map(([hour, count]) => ({ hour: new Date(hour).toISOString(), count }))
+      })
+    },
+
     async dispose(): Promise<void> {
       await driver.dispose?.()
     },
@@ -145,10 +238,35 @@ export function fsMeter(options: FsMeterOptions): Meter {
 
 // --- internal helpers ---
 
+/**
+ * Waits for every write to settle, then rejects with the first failure: unlike `Promise.all`,
+ * no write is still running once the lock is released.
+ */
+async function settleAll(writes: Array<Promise<unknown> | unknown>): Promise<void> {
+  for (const result of await Promise.allSettled(writes)) if (result.status === 'rejected') throw result.reason
+}
+
 /** The unstorage keys of one window of one subject (`:` is the driver's directory separator). */
-function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string } {
+function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string; hour: string } {
   const window = `${encodeSegment(key.window)}:${encodeSegment(key.subject)}`
-  return { window, usage: `${window}:usage`, id: `${window}:ids:${encodeSegment(id)}` }
+  return {
+    window,
+    usage: `${window}:usage`,
+    id: `${window}:ids:${encodeSegment(id)}`,
+    hour: `${encodeSegment(key.window)}:${HOURS_DIR}:${encodeSegment(key.subject)}:${encodeSegment(id)}`,
+  }
+}
+
+/** The unstorage key of a subject's history directory, also the name of its lock. */
+function historyDirOf(subject: string): string {
+  return `${HISTORY_DIR}:${encodeSegment(subject)}`
+}
+
+/** The unstorage keys of a subject's history (see {@link historyDirOf}) and of its hour starting at `hour`. */
+function historyKeysOf(subject: string, hour: number): { subject: string; hour: string } {
+  const { month, slot } = hourSlot(hour)
+  const dir = historyDirOf(subject)
+  return { subject: dir, hour: `${dir}:${month}:${slot}` }
 }
 
 /**

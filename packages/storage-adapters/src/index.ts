@@ -2,7 +2,8 @@
  * @litho/storage-adapters: storage for Litho. The meters, one per backend, each also in its own
  * subpath (`@litho/storage-adapters/memory`, `/fs`, `/redis`); and the design stores, one
  * implementation over unstorage (`@litho/storage-adapters/design-store`); and the account stores,
- * likewise (`@litho/storage-adapters/account-store`).
+ * likewise (`@litho/storage-adapters/account-store`); and the auth state stores of the OAuth
+ * server (`@litho/storage-adapters/auth-state-store`).
  *
  * @module @litho/storage-adapters
  */
@@ -33,6 +34,16 @@ export {
   type RedisAccountStoreOptions,
   type UnstorageAccountStoreOptions,
 } from './account-store.js'
+/** OAuth server state (codes, refresh tokens, sessions) with TTL and atomic swap, e.g. `redisAuthStateStore({ url })`; `fsAuthStateStore({ base })` for one process. */
+export {
+  fsAuthStateStore,
+  memoryAuthStateStore,
+  redisAuthStateStore,
+  unstorageAuthStateStore,
+  type FsAuthStateStoreOptions,
+  type RedisAuthStateStoreOptions,
+  type UnstorageAuthStateStoreOptions,
+} from './auth-state-store.js'
 
 /** Rendered files in memory, files, Redis (served and verified by the app) or S3 (presigned). */
 export {

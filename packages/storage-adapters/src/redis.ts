@@ -12,12 +12,21 @@
  * - `<base>:{<subject>/<window>}:usage`, a string: the units used.
  * - `<base>:{<subject>/<window>}:ids`, a hash: id → amount of each granted consumption not yet
  *   refunded.
- * The braces are a Redis Cluster hash tag, so both keys of a window live on one node (a script
- * may only touch keys of one slot). `/` is outside the alphabet of subjects and windows, so two
- * different windows never share keys.
+ * - `<base>:{<subject>/<window>}:hours`, a hash: id → the UTC hour its units were counted in
+ *   (`2026-11-23T14`), so a refund takes them out of that hour.
+ * - `<base>:hist:<subject>:<YYYY-MM>`, a hash per subject and UTC month: `DDTHH` (`23T14`) → net
+ *   units of that hour, across windows. A field that a refund brings to 0 is deleted.
+ * The braces are a Redis Cluster hash tag, so the keys of a window live on one node. `/` is
+ * outside the alphabet of subjects and windows, so two different windows never share keys; a
+ * month never contains `:`, so two subjects never share a history key.
  *
- * Both keys expire at `expiresAt` plus `graceSeconds` (Redis `PEXPIREAT`, set by the same script
- * that writes them, so a crash can never leave a counter without expiry).
+ * The keys of a window expire at `expiresAt` plus `graceSeconds`; a history key at the end of its
+ * month plus 400 days (the contract's retention). Each `PEXPIREAT` is set by the same script that
+ * writes the key, so a crash can never leave a key without expiry.
+ *
+ * The history key is not under the window's hash tag (history spans windows), and the refund
+ * script names it from the hour it reads: the scripts need one Redis (standalone, or a primary
+ * with replicas), not Redis Cluster, which refuses a script touching keys of several slots.
  *
  * When Redis cannot be reached every call rejects (`ERR_STORAGE`): the meter fails closed.
  *
@@ -28,10 +37,18 @@
  * @module redis
  */
 import { createHash } from 'node:crypto'
-import type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
+import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import type { Redis, RedisOptions } from 'ioredis'
-import { createMeterError, wrapBackendErrors } from './_utils.js'
-import { assertConsumeRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from './_validate.js'
+import { createMeterError, HISTORY_RETENTION_MS, HOUR_MS, hourSlot, hourStart, monthStart, parseHourSlot, wrapBackendErrors } from './_utils.js'
+import {
+  assertConsumeRequest,
+  assertHistoryRequest,
+  assertMeterKey,
+  assertRefundRequest,
+  assertWholeNumber,
+  createTypeError,
+  describe,
+} from './_validate.js'
 
 /** Options of {@link redisMeter}. Give `url` or `client`, not both. */
 export interface RedisMeterOptions {
@@ -72,7 +89,8 @@ const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60
 const CLIENT_OPTIONS: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 }
 
 /**
- * KEYS: usage, ids. ARGV: amount, limit, id, expire-at (epoch ms).
+ * KEYS: usage, ids, hours, history (the month of the hour). ARGV: amount, limit, id, expire-at
+ * (epoch ms), hour field (`DDTHH`), history expire-at (epoch ms), hour (`YYYY-MM-DDTHH`).
  * Returns { granted (0|1), usage after the call }.
  */
 const CONSUME_SCRIPT = `
@@ -80,16 +98,28 @@ local usage = tonumber(redis.call('GET', KEYS[1]) or '0')
 if usage == nil then return redis.error_reply('the usage key does not hold a number') end
 if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return {1, usage} end
 if usage + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, usage} end
+-- Checks first: a script's writes before an error reply are kept. These reads fail on a key of
+-- another type (WRONGTYPE) while nothing is written yet.
+redis.call('HEXISTS', KEYS[3], ARGV[3])
+local inHour = redis.call('HGET', KEYS[4], ARGV[5])
+if inHour and not string.match(inHour, '^%d+$') then return redis.error_reply('the history key does not hold a whole number') end
 usage = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[7])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+redis.call('PEXPIREAT', KEYS[3], ARGV[4])
+redis.call('HINCRBY', KEYS[4], ARGV[5], ARGV[1])
+redis.call('PEXPIREAT', KEYS[4], ARGV[6])
 return {1, usage}
 `
 
 /**
- * KEYS: usage, ids. ARGV: id. Returns 1 when the units were given back, else 0.
- * The id is deleted in the same step as the decrement, so a second refund finds nothing.
+ * KEYS: usage, ids, hours. ARGV: id, prefix of the subject's history keys (`<base>:hist:<subject>:`).
+ * Returns 1 when the units were given back, else 0.
+ * The id is deleted in the same step as the decrement, so a second refund finds nothing. The
+ * history key is named here, from the hour the id was counted in; an id without an hour (counted
+ * before the history existed) or whose month has expired leaves the history as it is.
  */
 const REFUND_SCRIPT = `
 local amount = redis.call('HGET', KEYS[2], ARGV[1])
@@ -97,12 +127,30 @@ if not amount then return 0 end
 local usage = tonumber(redis.call('GET', KEYS[1]) or '0')
 if usage == nil then return redis.error_reply('the usage key does not hold a number') end
 if usage < tonumber(amount) then return redis.error_reply('the usage key holds less than the refunded amount') end
+local hour = redis.call('HGET', KEYS[3], ARGV[1])
+local history, field, inHour
+if hour then
+  local month
+  month, field = string.match(hour, '^([%+%-]?%d+%-%d%d)%-(%d%dT%d%d)$')
+  if not month then return redis.error_reply('the hours key does not hold an hour') end
+  history = ARGV[2] .. month
+  inHour = redis.call('HGET', history, field)
+  if inHour and not string.match(inHour, '^%d+$') then return redis.error_reply('the history key does not hold a whole number') end
+end
 -- Checks first: a script's writes before an error reply are kept, so the id is deleted only
 -- when the refund will also be applied.
 redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
 redis.call('DECRBY', KEYS[1], amount)
+if inHour then
+  if tonumber(inHour) > tonumber(amount) then redis.call('HINCRBY', history, field, '-' .. amount)
+  else redis.call('HDEL', history, field) end
+end
 return 1
 `
+
+/** Months of history read per round trip. */
+const HISTORY_BATCH = 120
 
 /**
  * Creates a meter on Redis. Options are checked now; the connection is made at the first call.
@@ -136,10 +184,12 @@ export function redisMeter(options: RedisMeterOptions = {}): Meter {
     if (disposed) return Promise.reject(createMeterError(ADAPTER_NAME, operation, 'The meter was disposed'))
     return (clientPromise ??= givenClient ? Promise.resolve(givenClient) : createClient(url ?? DEFAULT_URL))
   }
-  const keysOf = (key: MeterKey): [usage: string, ids: string] => {
+  const keysOf = (key: MeterKey): [usage: string, ids: string, hours: string] => {
     const tag = `${base}:{${key.subject}/${key.window}}`
-    return [`${tag}:usage`, `${tag}:ids`]
+    return [`${tag}:usage`, `${tag}:ids`, `${tag}:hours`]
   }
+  /** The prefix of a subject's history keys; the month (`2026-11`) completes it. */
+  const historyPrefixOf = (subject: string): string => `${base}:hist:${subject}:`
 
   const capabilities: MeterCapabilities = { persistent: true, shared: true }
   return {
@@ -149,9 +199,16 @@ export function redisMeter(options: RedisMeterOptions = {}): Meter {
     async consume(request: ConsumeRequest): Promise<ConsumeResult> {
       assertConsumeRequest(ADAPTER_NAME, request)
       const expireAt = request.expiresAt.getTime() + graceSeconds * 1000
+      const hour = hourStart((request.at ?? new Date()).getTime())
+      const { month, slot } = hourSlot(hour)
+      // Every hour of the month is kept 400 days after the month ends (after its own hour, past the range of Date).
+      const monthEnd = monthStart(hour, 1)
+      const historyExpireAt = (Number.isFinite(monthEnd) ? monthEnd : hour + HOUR_MS) + HISTORY_RETENTION_MS
+      const keys = [...keysOf(request), historyPrefixOf(request.subject) + month]
+      const args = [request.amount, request.limit, request.id, expireAt, slot, historyExpireAt, `${month}-${slot}`]
       return wrapBackendErrors(ADAPTER_NAME, 'consume', async () => {
         const client = await getClient('consume')
-        const reply = await runScript(client, CONSUME_SCRIPT, keysOf(request), [request.amount, request.limit, request.id, expireAt])
+        const reply = await runScript(client, CONSUME_SCRIPT, keys, args)
         if (!Array.isArray(reply) || reply.length !== 2) throw createMeterError(ADAPTER_NAME, 'consume', `Expected a reply of two numbers but received ${describe(reply)}`)
         return { granted: Number(reply[0]) === 1, usage: Number(reply[1]) }
       })
@@ -161,7 +218,7 @@ export function redisMeter(options: RedisMeterOptions = {}): Meter {
       assertRefundRequest(ADAPTER_NAME, request)
       return wrapBackendErrors(ADAPTER_NAME, 'refund', async () => {
         const client = await getClient('refund')
-        return Number(await runScript(client, REFUND_SCRIPT, keysOf(request), [request.id])) === 1
+        return Number(await runScript(client, REFUND_SCRIPT, keysOf(request), [request.id, historyPrefixOf(request.subject)])) === 1
       })
     },
 
@@ -173,6 +230,40 @@ export function redisMeter(options: RedisMeterOptions = {}): Meter {
         if (value === null) return 0
         if (!/^(0|[1-9][0-9]*)$/.test(value)) throw createMeterError(ADAPTER_NAME, 'usage', `Expected a whole number in ${keysOf(key)[0]} but found ${describe(value)}`)
         return Number(value)
+      })
+    },
+
+    async history(request: HistoryRequest): Promise<UsageHour[]> {
+      assertHistoryRequest(ADAPTER_NAME, request)
+      const from = hourStart(request.from.getTime())
+      const to = request.to.getTime()
+      const prefix = historyPrefixOf(request.subject)
+      // One hash per month of the range, from the first that can still exist (its keys expire
+      // 400 days after the month; one month of margin for clocks that disagree) to the last.
+      const months: string[] = []
+      const last = monthStart(to - 1)
+      for (let start = Math.max(monthStart(from), monthStart(Date.now() - HISTORY_RETENTION_MS, -1)); start <= last; start = monthStart(start, 1)) {
+        months.push(hourSlot(start).month)
+      }
+      return wrapBackendErrors(ADAPTER_NAME, 'history', async () => {
+        const client = await getClient('history')
+        const found: Array<[hour: number, count: number]> = []
+        for (let index = 0; index < months.length; index += HISTORY_BATCH) {
+          const batch = months.slice(index, index + HISTORY_BATCH)
+          // Sent together: ioredis writes them on one connection without waiting for each reply.
+          const replies = await Promise.all(batch.map(async (name) => [name, await client.hgetall(prefix + name)] as const))
+          for (const [name, fields] of replies) {
+            for (const [field, value] of Object.entries(fields)) {
+              const hour = parseHourSlot(name, field)
+              if (!Number.isFinite(hour) || !/^(0|[1-9][0-9]*)$/.test(value)) {
+                throw createMeterError(ADAPTER_NAME, 'history', `Expected every field of ${prefix + name} to be an hour (DDTHH) holding a whole number, but one is not: the key holds something the meter did not write`)
+              }
+              const count = Number(value)
+              if (count > 0 && hour >= from && hour < to) found.push([hour, count])
+            }
+          }
+        }
+        return found.sort((a, b) => a[0] - b[0]).map(([hour, count]) => ({ hour: new Date(hour).toISOString(), count }))
       })
     },
 

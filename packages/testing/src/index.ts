@@ -11,4 +11,5 @@ export { compareImages, expectToMatchGolden, type CompareOptions, type GoldenOpt
 export { syntheticPhoto, syntheticPhotoDataUri } from './fixtures/photo.js'
 export { linkPreview, poster, referenceDesigns, socialCard, worstCase } from './fixtures/designs.js'
 
-// Conformance suites live in subpaths (they load vitest): '@litho/testing/meter'.
+// Conformance suites live in subpaths (they load vitest): '@litho/testing/meter', '/design-store',
+// '/account-store', '/file-store', '/auth-state-store' (runAuthStateStoreConformance).

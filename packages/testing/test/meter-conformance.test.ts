@@ -22,11 +22,14 @@ runMeterConformance({
     [CONCURRENT_CONSUMES]: RACES,
     [CONCURRENT_REFUNDS]: RACES,
     'meter › concurrent consumes and refunds keep usage exact': RACES,
+    'meter › concurrent consumes and refunds keep the history exact': RACES,
     'meter › consume rejects an invalid amount with a TypeError': NO_VALIDATION,
     'meter › consume rejects an invalid limit with a TypeError': NO_VALIDATION,
     'meter › rejects an invalid subject, window or id with a TypeError': NO_VALIDATION,
     'meter › consume rejects an invalid expiresAt with a TypeError': NO_VALIDATION,
     'meter › rejects a request that is not an object with a TypeError': NO_VALIDATION,
+    'meter › consume rejects an invalid at with a TypeError': NO_VALIDATION,
+    'meter › history rejects an invalid subject, from or to with a TypeError': NO_VALIDATION,
   },
 })
 
@@ -74,13 +77,20 @@ describe('meter conformance › control', () => {
 
 // --- the naive meter ---
 
-/** WRONG on purpose: reads the counter, compares, writes it back, with awaits in between. */
+/**
+ * WRONG on purpose: reads the counter, compares, writes it back, with awaits in between. Its
+ * usage history is read-modify-write too (hours under `hist:`), and exact when nothing races.
+ */
 function naiveMeter(storage: Storage): Meter {
   // Encoding ':' (unstorage's separator) and '.' (it refuses '..' segments) keeps keys apart.
   const encode = (value: string) => encodeURIComponent(value).replace(/\./g, '%2E')
   const usageKey = (k: { subject: string; window: string }) => `${encode(k.subject)}:${encode(k.window)}:usage`
   const idKey = (k: { subject: string; window: string }, id: string) => `${encode(k.subject)}:${encode(k.window)}:ids:${encode(id)}`
+  const hourOfIdKey = (k: { subject: string; window: string }, id: string) => `${encode(k.subject)}:${encode(k.window)}:hours:${encode(id)}`
+  // A subject named `hist` shares the prefix, but its last segments are not numbers: history skips them.
+  const hourKey = (subject: string, hour: number) => `hist:${encode(subject)}:${hour}`
   const read = async (key: string) => Number((await storage.getItem<number>(key)) ?? 0)
+  const HOUR = 3_600_000
   return {
     name: 'naive',
     // Persistent over the one storage object every instance shares; not `shared`, or the
@@ -90,6 +100,9 @@ function naiveMeter(storage: Storage): Meter {
       const usage = await read(usageKey(request))
       if (usage + request.amount > request.limit) return { granted: false, usage }
       await storage.setItem(usageKey(request), usage + request.amount)
+      const hour = Math.floor((request.at ?? new Date()).getTime() / HOUR) * HOUR
+      await storage.setItem(hourKey(request.subject, hour), (await read(hourKey(request.subject, hour))) + request.amount)
+      await storage.setItem(hourOfIdKey(request, request.id), hour)
       await storage.setItem(idKey(request, request.id), request.amount)
       return { granted: true, usage: usage + request.amount }
     },
@@ -98,9 +111,25 @@ function naiveMeter(storage: Storage): Meter {
       if (amount === null) return false
       await storage.removeItem(idKey(request, request.id))
       await storage.setItem(usageKey(request), (await read(usageKey(request))) - Number(amount))
+      const hour = await storage.getItem<number>(hourOfIdKey(request, request.id))
+      if (hour !== null) {
+        const left = (await read(hourKey(request.subject, Number(hour)))) - Number(amount)
+        if (left > 0) await storage.setItem(hourKey(request.subject, Number(hour)), left)
+        else await storage.removeItem(hourKey(request.subject, Number(hour)))
+      }
       return true
     },
     usage: (key) => read(usageKey(key)),
+    async history({ subject, from, to }) {
+      const first = Math.floor(from.getTime() / HOUR) * HOUR
+      const prefix = `hist:${encode(subject)}:`
+      const hours = (await storage.getKeys(prefix)).map((key) => Number(key.slice(prefix.length))).filter((hour) => hour >= first && hour < to.getTime())
+      const counts = await Promise.all(hours.map(async (hour) => ({ hour, count: await read(hourKey(subject, hour)) })))
+      return counts
+        .filter(({ count }) => count > 0)
+        .sort((a, b) => a.hour - b.hour)
+        .map(({ hour, count }) => ({ hour: new Date(hour).toISOString(), count }))
+    },
   }
 }
 

@@ -5,7 +5,8 @@
  *
  * @module @litho/core/contracts
  */
-export type { ConsumeRequest, ConsumeResult, Meter, MeterCapabilities, MeterKey } from './meter.js'
+export type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from './meter.js'
+export type { AuthStateStore, AuthStateCapabilities } from './auth-state-store.js'
 export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js'
 export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'

@@ -26,6 +26,29 @@ export interface ConsumeRequest extends MeterKey {
   id: string
   /** When the window ends. Meters may forget the window's counters and ids after it (plus a grace period). */
   expiresAt: Date
+  /**
+   * When the units are used, for {@link Meter.history}: they are recorded in the UTC hour
+   * containing `at`. Default: the meter's own clock (`new Date()`).
+   */
+  at?: Date
+}
+
+/** Net units of one UTC hour in {@link Meter.history}. */
+export interface UsageHour {
+  /** The hour's first instant, ISO 8601 in UTC: `2026-11-23T14:00:00.000Z`. */
+  hour: string
+  /** Units consumed in that hour, minus those of them refunded since. Always ≥ 1 (empty hours are omitted). */
+  count: number
+}
+
+/** A request for {@link Meter.history}. */
+export interface HistoryRequest {
+  /** Whose usage. Same alphabet as {@link MeterKey.subject}. */
+  subject: string
+  /** The first instant asked for; the hour containing it is included. */
+  from: Date
+  /** The end, exclusive: an hour is included when it starts before `to`. Must be after `from`. */
+  to: Date
 }
 
 /** The outcome of {@link Meter.consume}. */
@@ -52,6 +75,7 @@ export interface ConsumeResult {
  * - Windows and subjects are independent.
  * - Errors of the backend reject the promise: a meter fails closed, it never grants when it
  *   cannot count.
+ * - `history` reports, per hour, what `consume` granted minus what `refund` gave back.
  * - Invalid input (an amount that is not a whole number ≥ 1, a negative limit, a subject,
  *   window or id outside its alphabet) rejects with a TypeError coded `ERR_INVALID_ARG_TYPE`
  *   or `ERR_INVALID_ARG_VALUE` and changes nothing.
@@ -67,6 +91,14 @@ export interface Meter {
   refund(request: MeterKey & { id: string }): Promise<boolean>
   /** Units used in the window. */
   usage(key: MeterKey): Promise<number>
+  /**
+   * The subject's usage per UTC hour, across windows, for analytics: every hour with a
+   * non-zero net count whose start lies in [hour of `from`, `to`), oldest first. A refund
+   * takes its units out of the hour they were consumed in. Hours are kept at least 400 days
+   * after they end (then a meter may forget them); `history` may lag a granted consume by a
+   * moment but never counts a denied one.
+   */
+  history(request: HistoryRequest): Promise<UsageHour[]>
   /** Releases connections and timers. */
   dispose?(): Promise<void>
 }

@@ -53,7 +53,8 @@ export async function meterRenders(meter: Meter, request: RenderMeterRequest): P
   const window = quotaWindow(request.now)
   const limit = PLANS[request.plan].renders
   const amount = request.amount ?? 1
-  const result = await meter.consume({ subject: request.subject, window: window.id, amount, limit, id: request.id, expiresAt: window.resetAt })
+  // `at`: the render is recorded in the usage history at the service clock's hour, not the meter's.
+  const result = await meter.consume({ subject: request.subject, window: window.id, amount, limit, id: request.id, expiresAt: window.resetAt, at: request.now })
   if (!result.granted) {
     const remaining = Math.max(0, limit - result.usage)
     const resetAt = window.resetAt.toISOString()

@@ -2,34 +2,54 @@ import { describe, expect, it } from 'vitest'
 import type { Meter } from '../../src/contracts/index.js'
 import { LithoError, PLANS, meterRenders, quotaWindow, refundRenders, secondsUntil, toQuotaErrorBody } from '../../src/index.js'
 
+const HOUR_MS = 3_600_000
+
 /** An exact in-memory meter: every method runs to completion without awaiting, so it is atomic. */
 function testMeter(): Meter & { calls: string[] } {
   const usage = new Map<string, number>()
-  const ids = new Map<string, number>()
+  const ids = new Map<string, { amount: number; hour: string }>()
+  /** `<subject>|<hour ISO>` → net units of that UTC hour. */
+  const hours = new Map<string, number>()
   const calls: string[] = []
+  const addToHour = (key: string, delta: number) => {
+    const count = (hours.get(key) ?? 0) + delta
+    if (count > 0) hours.set(key, count)
+    else hours.delete(key)
+  }
   return {
     name: 'test',
     capabilities: { persistent: false, shared: false },
     calls,
-    async consume({ subject, window, amount, limit, id }) {
+    async consume({ subject, window, amount, limit, id, at = new Date() }) {
       calls.push(`consume ${subject} ${window} ${amount}/${limit}`)
       const key = `${subject}|${window}`
       const current = usage.get(key) ?? 0
       if (current + amount > limit) return { granted: false, usage: current }
       usage.set(key, current + amount)
-      ids.set(`${key}|${id}`, amount)
+      const hour = new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS).toISOString()
+      ids.set(`${key}|${id}`, { amount, hour })
+      addToHour(`${subject}|${hour}`, amount)
       return { granted: true, usage: current + amount }
     },
     async refund({ subject, window, id }) {
       const key = `${subject}|${window}`
-      const amount = ids.get(`${key}|${id}`)
-      if (amount === undefined) return false
+      const consumption = ids.get(`${key}|${id}`)
+      if (consumption === undefined) return false
       ids.delete(`${key}|${id}`)
-      usage.set(key, (usage.get(key) ?? 0) - amount)
+      usage.set(key, (usage.get(key) ?? 0) - consumption.amount)
+      addToHour(`${subject}|${consumption.hour}`, -consumption.amount)
       return true
     },
     async usage({ subject, window }) {
       return usage.get(`${subject}|${window}`) ?? 0
+    },
+    async history({ subject, from, to }) {
+      const first = Math.floor(from.getTime() / HOUR_MS) * HOUR_MS
+      return [...hours]
+        .map(([key, count]) => ({ subject: key.slice(0, key.lastIndexOf('|')), hour: key.slice(key.lastIndexOf('|') + 1), count }))
+        .filter((entry) => entry.subject === subject && Date.parse(entry.hour) >= first && Date.parse(entry.hour) < to.getTime())
+        .sort((a, b) => Date.parse(a.hour) - Date.parse(b.hour))
+        .map(({ hour, count }) => ({ hour, count }))
     },
   }
 }
@@ -97,6 +117,19 @@ describe('meterRenders', () => {
     expect(await refundRenders(meter, grant)).toBe(true)
     expect(await refundRenders(meter, grant)).toBe(false)
     expect(await meter.usage({ subject: 'u1', window: '2026-11' })).toBe(0)
+  })
+
+  it("quota › renders are recorded in the usage history at the service clock's hour", async () => {
+    const meter = testMeter()
+    await meterRenders(meter, { subject: 'u1', plan: 'free', amount: 2, id: 'r1', now: new Date('2026-11-23T08:59:59.999Z') })
+    const grant = await meterRenders(meter, { subject: 'u1', plan: 'free', id: 'r2', now: new Date('2026-11-23T09:00:00.000Z') })
+    const range = { subject: 'u1', from: new Date('2026-11-23T00:00:00Z'), to: new Date('2026-11-24T00:00:00Z') }
+    expect(await meter.history(range)).toEqual([
+      { hour: '2026-11-23T08:00:00.000Z', count: 2 },
+      { hour: '2026-11-23T09:00:00.000Z', count: 1 },
+    ])
+    await refundRenders(meter, grant)
+    expect(await meter.history(range)).toEqual([{ hour: '2026-11-23T08:00:00.000Z', count: 2 }])
   })
 
   it('quota › a new month starts from zero', async () => {

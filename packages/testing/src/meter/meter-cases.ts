@@ -6,9 +6,9 @@
  *
  * @module meter/meter-cases
  */
-import type { ConsumeRequest, Meter, MeterCapabilities, MeterKey } from '@litho/core/contracts'
+import type { ConsumeRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import { expect } from 'vitest'
-import { expectInvalid, type InvalidCode } from '../_expect.js'
+import { eventually, expectInvalid, type InvalidCode } from '../_expect.js'
 
 /** What a case gets: the suite's meter, the factory, and keys unique to this run. */
 export interface MeterCaseContext {
@@ -52,6 +52,25 @@ export function createMeterCaseContext(meter: Meter, create: () => Meter | Promi
       ...fields,
     }),
   }
+}
+
+const MINUTE = 60_000
+const HOUR = 60 * MINUTE
+const DAY = 24 * HOUR
+
+/**
+ * The first instant of the UTC month before the current one. History cases count at instants
+ * around it, so they cross a month (a meter may store history by month) and stay well within
+ * the 400 days meters keep hours, whenever the suite runs.
+ */
+function lastMonthStart(): number {
+  const now = new Date()
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)
+}
+
+/** The `hour` of a {@link UsageHour}: the ISO string of the hour's first instant. */
+function hourOf(ms: number): string {
+  return new Date(Math.floor(ms / HOUR) * HOUR).toISOString()
 }
 
 /** Every case, in the order they run. */
@@ -299,6 +318,153 @@ export const meterCases: readonly MeterCase[] = [
     },
   },
 
+  {
+    title: 'meter › concurrent consumes and refunds keep the history exact',
+    async run({ meter, key, request }) {
+      const k = key('concurrent-history')
+      const at = new Date(lastMonthStart() + 12 * HOUR)
+      const first = Array.from({ length: 60 }, () => request(k, { amount: 1, limit: 100, at }))
+      await Promise.all(first.map((r) => meter.consume(r)))
+      // 30 refunds race 200 consumes against the limit: how many are granted depends on the
+      // order, but every unit in the window was counted in the one hour, so the hour must hold
+      // exactly the usage.
+      const [refunds, consumes] = await Promise.all([
+        Promise.all(first.slice(0, 30).map((r) => meter.refund({ ...k, id: r.id }))),
+        Promise.all(Array.from({ length: 200 }, () => meter.consume(request(k, { amount: 1, limit: 100, at })))),
+      ])
+      expect(refunds.every(Boolean)).toBe(true)
+      const granted = consumes.filter((result) => result.granted).length
+      const usage = await meter.usage(k)
+      expect(usage).toBe(30 + granted)
+      await eventually(async () => {
+        expect(await meter.history({ subject: k.subject, from: at, to: new Date(at.getTime() + HOUR) }), `history after ${granted} granted`).toEqual([{ hour: hourOf(at.getTime()), count: usage }])
+      })
+    },
+  },
+
+  // --- usage history ---
+  {
+    title: 'meter › history counts granted units per UTC hour, across windows and months',
+    async run({ meter, key, request }) {
+      const start = lastMonthStart()
+      const before = key('history-hours', 'm1')
+      const after = key('history-hours', 'm2')
+      const consumed: Array<[MeterKey, at: number, amount: number]> = [
+        [before, start - 2 * HOUR + 10 * MINUTE, 2],
+        [before, start - HOUR - 1, 1], // the last millisecond of the same hour
+        [before, start - HOUR, 3],
+        [after, start, 1], // the first instant of the next month
+        [after, start + 30 * MINUTE, 4],
+        [after, start + 29 * HOUR + 15 * MINUTE, 1],
+      ]
+      for (const [k, at, amount] of consumed) {
+        expect((await meter.consume(request(k, { amount, at: new Date(at) }))).granted, `consume at ${new Date(at).toISOString()}`).toBe(true)
+      }
+      // Another subject counting in the same hours stays apart.
+      await meter.consume(request(key('history-hours-other'), { amount: 5, at: new Date(start) }))
+      const expected: UsageHour[] = [
+        { hour: hourOf(start - 2 * HOUR), count: 3 },
+        { hour: hourOf(start - HOUR), count: 3 },
+        { hour: hourOf(start), count: 5 },
+        { hour: hourOf(start + 29 * HOUR), count: 1 },
+      ]
+      await eventually(async () => {
+        expect(await meter.history({ subject: before.subject, from: new Date(start - DAY), to: new Date(start + 2 * DAY) })).toEqual(expected)
+      })
+      // History does not change what a window counts.
+      expect(await meter.usage(before)).toBe(6)
+      expect(await meter.usage(after)).toBe(6)
+    },
+  },
+  {
+    title: 'meter › consume without at counts in the current hour',
+    async run({ meter, key, request }) {
+      const k = key('history-now')
+      const before = Date.now()
+      await meter.consume(request(k, { amount: 2 }))
+      const after = Date.now()
+      await eventually(async () => {
+        const hours = await meter.history({ subject: k.subject, from: new Date(before - HOUR), to: new Date(after + HOUR) })
+        // The consume may straddle the turn of an hour: either hour will do.
+        expect(hours).toHaveLength(1)
+        expect([hourOf(before), hourOf(after)]).toContain(hours[0]?.hour)
+        expect(hours[0]?.count).toBe(2)
+      })
+    },
+  },
+  {
+    title: 'meter › refund takes the units out of the hour they were consumed in',
+    async run({ meter, key, request }) {
+      const start = lastMonthStart()
+      const k = key('history-refund')
+      const first = request(k, { amount: 2, at: new Date(start + 5 * HOUR + 1) })
+      const second = request(k, { amount: 3, at: new Date(start + 6 * HOUR) })
+      const third = request(k, { amount: 1, at: new Date(start + 6 * HOUR + 59 * MINUTE) })
+      for (const consumption of [first, second, third]) await meter.consume(consumption)
+      const history = () => meter.history({ subject: k.subject, from: new Date(start), to: new Date(start + DAY) })
+      await eventually(async () => expect(await history()).toEqual([{ hour: hourOf(start + 5 * HOUR), count: 2 }, { hour: hourOf(start + 6 * HOUR), count: 4 }]))
+      // Refunded now, taken out of the consumption's own hour (not the current one).
+      expect(await meter.refund({ ...k, id: second.id })).toBe(true)
+      await eventually(async () => expect(await history()).toEqual([{ hour: hourOf(start + 5 * HOUR), count: 2 }, { hour: hourOf(start + 6 * HOUR), count: 1 }]))
+      // An hour brought to 0 is left out.
+      expect(await meter.refund({ ...k, id: first.id })).toBe(true)
+      await eventually(async () => expect(await history()).toEqual([{ hour: hourOf(start + 6 * HOUR), count: 1 }]))
+      // A second refund changes nothing, here either.
+      expect(await meter.refund({ ...k, id: first.id })).toBe(false)
+      expect(await history()).toEqual([{ hour: hourOf(start + 6 * HOUR), count: 1 }])
+      expect(await meter.refund({ ...k, id: third.id })).toBe(true)
+      await eventually(async () => expect(await history()).toEqual([]))
+      expect(await meter.usage(k)).toBe(0)
+    },
+  },
+  {
+    title: 'meter › history never counts a denied consume',
+    async run({ meter, key, request }) {
+      const start = lastMonthStart()
+      const k = key('history-denied')
+      const at = new Date(start + 3 * HOUR)
+      expect((await meter.consume(request(k, { amount: 2, limit: 2, at }))).granted).toBe(true)
+      const denied = request(k, { amount: 1, limit: 2, at })
+      expect((await meter.consume(denied)).granted).toBe(false)
+      expect((await meter.consume(request(k, { amount: 5, limit: 2, at: new Date(start + 4 * HOUR) }))).granted).toBe(false)
+      expect((await meter.consume(request(key('history-denied-zero'), { amount: 1, limit: 0, at }))).granted).toBe(false)
+      expect(await meter.refund({ ...k, id: denied.id })).toBe(false)
+      await eventually(async () => {
+        expect(await meter.history({ subject: k.subject, from: new Date(start), to: new Date(start + DAY) })).toEqual([{ hour: hourOf(at.getTime()), count: 2 }])
+      })
+      expect(await meter.history({ subject: key('history-denied-zero').subject, from: new Date(start), to: new Date(start + DAY) })).toEqual([])
+    },
+  },
+  {
+    title: 'meter › history covers the hour of from up to to, exclusive',
+    async run({ meter, key, request }) {
+      const h = lastMonthStart() + 10 * HOUR
+      const k = key('history-range')
+      for (let index = 0; index < 4; index++) await meter.consume(request(k, { amount: index + 1, at: new Date(h + index * HOUR + 20 * MINUTE) }))
+      const history = (from: number, to: number) => meter.history({ subject: k.subject, from: new Date(from), to: new Date(to) })
+      const hour = (index: number): UsageHour => ({ hour: hourOf(h + index * HOUR), count: index + 1 })
+      await eventually(async () => expect(await history(h, h + 4 * HOUR)).toEqual([hour(0), hour(1), hour(2), hour(3)]))
+      // `from` inside an hour includes that hour; an hour starting exactly at `to` is left out.
+      expect(await history(h + HOUR + 30 * MINUTE, h + 3 * HOUR), 'from mid-hour, to at the start of an hour').toEqual([hour(1), hour(2)])
+      expect(await history(h + HOUR + 30 * MINUTE, h + 3 * HOUR + 1), 'to 1 ms into an hour').toEqual([hour(1), hour(2), hour(3)])
+      expect(await history(h + HOUR - 1, h + HOUR), 'the last millisecond of an hour').toEqual([hour(0)])
+      expect(await history(h + HOUR, h + HOUR + 1), 'the first millisecond of an hour').toEqual([hour(1)])
+      expect(await history(h - DAY, h), 'a range ending where the first hour starts').toEqual([])
+      expect(await history(h + 4 * HOUR, h + DAY), 'a range after the last hour').toEqual([])
+    },
+  },
+  {
+    title: 'meter › history of a subject with nothing counted is empty',
+    async run({ meter, key, request }) {
+      const range = { from: new Date(0), to: new Date(Date.now() + 366 * DAY) }
+      expect(await meter.history({ subject: key('history-fresh').subject, ...range })).toEqual([])
+      // Counting in a window of another subject, or a refund of nothing, adds no hour.
+      await meter.consume(request(key('history-fresh-other')))
+      expect(await meter.refund({ ...key('history-fresh'), id: 'never-consumed' })).toBe(false)
+      expect(await meter.history({ subject: key('history-fresh').subject, ...range })).toEqual([])
+    },
+  },
+
   // --- persistence ---
   {
     title: 'meter › usage and ids survive a new instance',
@@ -319,6 +485,32 @@ export const meterCases: readonly MeterCase[] = [
         expect(await second.refund({ ...k, id: consumption.id })).toBe(true)
         expect(await second.usage(k)).toBe(2)
         expect(await second.refund({ ...k, id: consumption.id })).toBe(false)
+      } finally {
+        await second.dispose?.()
+      }
+    },
+  },
+  {
+    title: 'meter › history and the hours of ids survive a new instance',
+    needs: 'persistent',
+    async run({ create, key, request }) {
+      const start = lastMonthStart()
+      const k = key('history-persistent')
+      const consumption = request(k, { amount: 3, at: new Date(start + 2 * HOUR) })
+      const first = await create()
+      try {
+        await first.consume(request(k, { amount: 2, at: new Date(start + HOUR) }))
+        await first.consume(consumption)
+      } finally {
+        await first.dispose?.()
+      }
+      const second = await create()
+      try {
+        const history = () => second.history({ subject: k.subject, from: new Date(start), to: new Date(start + DAY) })
+        await eventually(async () => expect(await history()).toEqual([{ hour: hourOf(start + HOUR), count: 2 }, { hour: hourOf(start + 2 * HOUR), count: 3 }]))
+        // The new instance still knows which hour the consumption was counted in.
+        expect(await second.refund({ ...k, id: consumption.id })).toBe(true)
+        await eventually(async () => expect(await history()).toEqual([{ hour: hourOf(start + HOUR), count: 2 }]))
       } finally {
         await second.dispose?.()
       }
@@ -396,6 +588,54 @@ export const meterCases: readonly MeterCase[] = [
         ['a number', () => meter.consume(request(k, { expiresAt: Date.now() as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
         ['missing', () => meter.consume(request(k, { expiresAt: undefined as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
       ])
+    },
+  },
+  {
+    title: 'meter › consume rejects an invalid at with a TypeError',
+    async run({ meter, key, request }) {
+      const k = key('invalid-at')
+      await expectInvalidLeavesZero(meter, k, [
+        ['an invalid Date', () => meter.consume(request(k, { at: new Date(Number.NaN) })), 'ERR_INVALID_ARG_VALUE'],
+        ['a string', () => meter.consume(request(k, { at: '2026-11-23T14:00:00Z' as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
+        ['a number', () => meter.consume(request(k, { at: Date.now() as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
+        ['null', () => meter.consume(request(k, { at: null as unknown as Date })), 'ERR_INVALID_ARG_TYPE'],
+      ])
+      expect(await meter.history({ subject: k.subject, from: new Date(0), to: new Date(Date.now() + DAY) })).toEqual([])
+    },
+  },
+  {
+    title: 'meter › history rejects an invalid subject, from or to with a TypeError',
+    async run({ meter, key }) {
+      const { subject } = key('invalid-history')
+      const from = new Date(lastMonthStart())
+      const to = new Date(from.getTime() + DAY)
+      const cases: Array<[string, () => Promise<unknown>, InvalidCode]> = []
+      const badSubjects: Array<[string, unknown, InvalidCode]> = [
+        ['empty', '', 'ERR_INVALID_ARG_VALUE'],
+        ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
+        ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
+        ['with a brace', 'a{b}', 'ERR_INVALID_ARG_VALUE'],
+        ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
+        ['of 201 characters', 'x'.repeat(201), 'ERR_INVALID_ARG_VALUE'],
+        ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
+        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
+      ]
+      for (const [label, value, code] of badSubjects) cases.push([`subject ${label}`, () => meter.history({ subject: value as string, from, to }), code])
+      const badDates: Array<[string, unknown, InvalidCode]> = [
+        ['an invalid Date', new Date(Number.NaN), 'ERR_INVALID_ARG_VALUE'],
+        ['a string', '2026-11-01T00:00:00Z', 'ERR_INVALID_ARG_TYPE'],
+        ['a number', Date.now(), 'ERR_INVALID_ARG_TYPE'],
+        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
+      ]
+      for (const [label, value, code] of badDates) {
+        cases.push([`from ${label}`, () => meter.history({ subject, from: value as Date, to }), code], [`to ${label}`, () => meter.history({ subject, from, to: value as Date }), code])
+      }
+      cases.push(
+        ['to equal to from', () => meter.history({ subject, from, to: new Date(from.getTime()) }), 'ERR_INVALID_ARG_VALUE'],
+        ['to before from', () => meter.history({ subject, from: to, to: from }), 'ERR_INVALID_ARG_VALUE'],
+      )
+      for (const value of [null, undefined, 'user-1', 1]) cases.push([`history(${String(value)})`, () => meter.history(value as never), 'ERR_INVALID_ARG_TYPE'])
+      await expectInvalid(cases)
     },
   },
   {
