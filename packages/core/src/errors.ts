@@ -39,6 +39,8 @@ export type LithoErrorCode =
   | 'ERR_UNAUTHORIZED'
   /** No design has this id or render code (for this account), or it has no published version. */
   | 'ERR_DESIGN_NOT_FOUND'
+  /** No render key has this id for this account (unknown, deleted, or another account's). */
+  | 'ERR_KEY_NOT_FOUND'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

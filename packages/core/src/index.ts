@@ -82,9 +82,12 @@ export { createRenderPool, type RenderPool, type RenderPoolOptions } from './ren
 export {
   DEFAULT_FETCH_LIMITS,
   DEFAULT_IMAGE_LIMITS,
+  fetchRemote,
   isAddressAllowed,
   networkPolicyFromEnv,
   type FetchLimits,
+  type FetchRemoteOptions,
+  type FetchedResource,
   type ImageLimits,
   type NetworkPolicy,
 } from './render/images/index.js'
@@ -112,3 +115,63 @@ export type { QuotaState, RenderAccount, RenderServices, RenderedFile } from './
 export { renderDesign, type RenderDesignRequest, type RenderDesignResult, type RenderResultBody } from './service/render-design.js'
 export { bulkRender, type BulkRenderResult, type BulkResponseBody, type BulkResultRow } from './service/bulk-render.js'
 export { loadPublishedDesign, type DesignLookup } from './service/prepare-render.js'
+// The bearer operations: designs, usage analytics, render keys (interface.md §4)
+export type { BearerAccount, BearerServices } from './service/bearer-services.js'
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service/query.js'
+export {
+  DesignListItemSchema,
+  DesignResourceSchema,
+  ListDesignsParamsSchema,
+  MAX_PAGE,
+  PaginatedDesignsSchema,
+  RenderConfigSchema,
+  getDesign,
+  getRenderConfig,
+  listDesigns,
+  parseListDesignsParams,
+  type DesignListItem,
+  type DesignResource,
+  type ListDesignsParams,
+  type PaginatedDesigns,
+  type RenderConfig,
+} from './service/designs.js'
+export {
+  DEFAULT_USAGE_DAYS,
+  MAX_USAGE_BUCKETS,
+  USAGE_GROUP_BYS,
+  UsageBucketSchema,
+  UsageParamsSchema,
+  UsageResponseSchema,
+  bucketEnd,
+  bucketStart,
+  countBuckets,
+  getUsage,
+  listBuckets,
+  parseInstant,
+  parseUsageParams,
+  type UsageBucket,
+  type UsageGroupBy,
+  type UsageParams,
+  type UsageResponse,
+} from './service/usage.js'
+export {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  CreateKeyBodySchema,
+  CreatedApiKeySchema,
+  DEFAULT_KEY_NAME,
+  ListKeysParamsSchema,
+  MAX_API_KEYS,
+  MAX_KEY_NAME_LENGTH,
+  createApiKey,
+  listApiKeys,
+  parseCreateKeyBody,
+  parseListKeysParams,
+  revokeApiKey,
+  type ApiKey,
+  type ApiKeyList,
+  type CreateKeyBody,
+  type CreatedApiKey,
+  type GeneratedKey,
+  type ListKeysParams,
+} from './service/keys.js'

@@ -1,0 +1,215 @@
+/**
+ * The design endpoints (interface.md §4, bearer): the account's design list, one design record
+ * (design-v2.md, "Design record"), and a design's render configuration. Transport-free: the
+ * HTTP adapter parses the query with {@link parseListDesignsParams} and maps errors to statuses.
+ *
+ * A design is only ever visible to its owner: another account's design, an unknown id and an
+ * id outside the id alphabet are all `ERR_DESIGN_NOT_FOUND` (a 404), so nothing tells a caller
+ * whether a design exists.
+ *
+ * @module service/designs
+ */
+import * as z from 'zod'
+import type { DesignRecord } from '../contracts/design-store.js'
+import { getDynamicData } from '../design/dynamic-fields.js'
+import { toLithoIssues, validateDesign } from '../design/validate-design.js'
+import { listVariations } from '../design/variations.js'
+import { LithoError } from '../errors.js'
+import { invalidRequest } from './params.js'
+import { STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageSizeSchema, parseQuery, wholeNumber } from './query.js'
+
+/** The highest `$page`: the offset it implies stays a safe integer at any `$limit`. */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE)
+
+const pageSchema = wholeNumber(1, MAX_PAGE, 'a whole number ≥ 1')
+
+/**
+ * The query of `GET /designs/v2`: `$page` (≥ 1, default 1) and `$limit` (1-100, default 10).
+ *
+ * @example ListDesignsParamsSchema.parse({ $page: 2, $limit: 20 })
+ */
+export const ListDesignsParamsSchema = z.object({
+  $page: pageSchema.optional().meta({ description: 'Page number, from 1. A page past the last is empty.', default: 1 }),
+  $limit: pageSizeSchema.optional().meta({ description: `Designs per page, 1-${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+})
+
+/**
+ * Validated list parameters with their defaults applied.
+ *
+ * @example const params: ListDesignsParams = { page: 1, limit: 10 }
+ */
+export interface ListDesignsParams {
+  page: number
+  limit: number
+}
+
+/**
+ * Validates the query of `GET /designs/v2`. Numbers come as strings and are coerced; a value
+ * given twice is an error.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `$page` or `$limit`, e.g. `$limit: expected a whole number from 1 to 100, received 101`.
+ * @example parseListDesignsParams(new URLSearchParams('$page=2')) // { page: 2, limit: 10 }
+ */
+export function parseListDesignsParams(query: URLSearchParams): ListDesignsParams {
+  const parsed = parseQuery(query, ListDesignsParamsSchema, ['$page', '$limit'])
+  return { page: parsed.$page ?? 1, limit: parsed.$limit ?? DEFAULT_PAGE_SIZE }
+}
+
+const dateTime = (description: string) => z.string().meta({ format: 'date-time', description })
+
+/**
+ * An item of the design list (interface.md §2, DesignSummary).
+ *
+ * @example DesignListItemSchema.parse({ _id: 'd_7Hq2', name: 'Card', updatedAt: '2026-11-23T10:00:00.000Z' })
+ */
+export const DesignListItemSchema = z.object({
+  _id: z.string().meta({ description: 'Internal id, for `/designs/v2/{id}`.' }),
+  name: z.string(),
+  updatedAt: dateTime('When the design was last changed.'),
+})
+/** An item of the design list, e.g. `{ _id: 'd_7Hq2', name: 'Card', updatedAt: '2026-11-23T10:00:00.000Z' }`. */
+export type DesignListItem = z.infer<typeof DesignListItemSchema>
+
+/**
+ * A page of the design list (interface.md §2, PaginatedDesigns).
+ *
+ * @example PaginatedDesignsSchema.parse({ docs: [], page: 1, totalPages: 1, hasNextPage: false, totalDocs: 0, limit: 10 })
+ */
+export const PaginatedDesignsSchema = z.object({
+  docs: z.array(DesignListItemSchema).meta({ description: 'Most recently updated first.' }),
+  page: z.number().int().meta({ description: 'This page, from 1.' }),
+  totalPages: z.number().int().meta({ description: 'Pages at this `$limit`; at least 1 (with no designs, page 1 is empty).' }),
+  hasNextPage: z.boolean(),
+  totalDocs: z.number().int().meta({ description: 'Designs of the account.' }),
+  limit: z.number().int().meta({ description: 'The page size used.' }),
+})
+/** A page of the design list, e.g. `{ docs: [...], page: 1, totalPages: 3, hasNextPage: true, totalDocs: 25, limit: 10 }`. */
+export type PaginatedDesigns = z.infer<typeof PaginatedDesignsSchema>
+
+/**
+ * A design record (design-v2.md, "Design record"; same shape as MCP `get_design`).
+ *
+ * @example DesignResourceSchema.parse({ _id: 'd_7Hq2', name: 'Card', renderCode: 'k3Jx9…', createdAt: '…', updatedAt: '…', design: { version: 2 } })
+ */
+export const DesignResourceSchema = z.object({
+  _id: z.string().meta({ description: 'Internal id, for `/designs/v2/{id}`.' }),
+  name: z.string(),
+  renderCode: z.string().meta({ description: 'The `design_id` of `{render_url}/v1/{design_id}`; unguessable.' }),
+  createdAt: dateTime('When the design was created.'),
+  updatedAt: dateTime('When the design was last changed.'),
+  design: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The published v2 component document (DesignDocument), or null while there is only a draft.' }),
+  draft: z.record(z.string(), z.unknown()).optional().meta({ description: 'The unpublished draft (DesignDocument); present only when there is one.' }),
+})
+/** A design record, e.g. `{ _id, name, renderCode, createdAt, updatedAt, design: {...}, draft?: {...} }`. */
+export type DesignResource = z.infer<typeof DesignResourceSchema>
+
+/**
+ * A design's render configuration (interface.md §2, RenderConfig).
+ *
+ * @example RenderConfigSchema.parse({ render: 'https://render.example/v1/k3Jx9', data: { pure: {}, flatten: {} }, variations: [] })
+ */
+export const RenderConfigSchema = z.object({
+  render: z.url().meta({ description: 'The render endpoint of this design: `{render_url}/v1/{renderCode}`.' }),
+  data: z.object({
+    pure: z.record(z.string(), z.record(z.string(), z.unknown())).meta({ description: 'Overridable dynamic fields with their current values, nested by component key.' }),
+    flatten: z.record(z.string(), z.unknown()).meta({ description: 'The same fields as dot-path keys (`title.text`): the valid override keys.' }),
+  }),
+  variations: z
+    .array(
+      z.object({
+        id: z.string().meta({ description: 'The value of `variation`; `master` is the base size.' }),
+        name: z.string(),
+        dimensions: z.object({ width: z.number(), height: z.number() }),
+      }),
+    )
+    .meta({ description: 'The base size (`master`) first, then each variation in document order.' }),
+})
+/** A render configuration, e.g. `{ render: 'https://…/v1/k3Jx9', data: { pure, flatten }, variations: [{ id: 'master', … }] }`. */
+export type RenderConfig = z.infer<typeof RenderConfigSchema>
+
+/**
+ * A page of the account's designs, most recently updated first (ties by id). With no designs
+ * the answer is page 1 of 1, empty (`totalPages` is never 0, so `page ≤ totalPages` holds for
+ * the first page); a page past the last is empty with `hasNextPage: false`.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` when `page` or `limit` is out of range (callers
+ * normally pass {@link parseListDesignsParams}'s result); store errors as they are.
+ * @example const { docs, hasNextPage } = await listDesigns(services, { account: { id: 'u_1' }, page: 1, limit: 10 })
+ */
+export async function listDesigns(services: Pick<BearerServices, 'designs'>, request: { account: BearerAccount; page: number; limit: number }): Promise<PaginatedDesigns> {
+  const { account, page, limit } = request
+  const checked = ListDesignsParamsSchema.safeParse({ $page: page, $limit: limit })
+  if (!checked.success) throw invalidRequest(toLithoIssues(checked.error))
+  const { items, total } = await services.designs.listByOwner(account.id, { offset: (page - 1) * limit, limit })
+  const totalPages = Math.max(1, Math.ceil(total / limit))
+  return {
+    docs: items.map((item) => ({ _id: item.id, name: item.name, updatedAt: item.updatedAt })),
+    page,
+    totalPages,
+    hasNextPage: page < totalPages,
+    totalDocs: total,
+    limit,
+  }
+}
+
+/**
+ * The design record of `GET /designs/v2/{id}`: `design` is the published document or null,
+ * `draft` is there only when the design has one. Documents are returned as stored.
+ *
+ * @throws LithoError `ERR_DESIGN_NOT_FOUND` for an unknown id, an id outside `[A-Za-z0-9_-]{1,64}`,
+ * or a design of another account.
+ * @example const record = await getDesign(services, { account: { id: 'u_1' }, id: 'd_7Hq2' })
+ */
+export async function getDesign(services: Pick<BearerServices, 'designs'>, request: { account: BearerAccount; id: string }): Promise<DesignResource> {
+  const record = await loadOwnDesign(services, request.account, request.id)
+  return {
+    _id: record.id,
+    name: record.name,
+    renderCode: record.renderCode,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    design: isPresent(record.design) ? (record.design as Record<string, unknown>) : null,
+    ...(isPresent(record.draft) ? { draft: record.draft as Record<string, unknown> } : {}),
+  }
+}
+
+/**
+ * The render configuration of `GET /designs/v2/{id}/config`: the render URL, the overridable
+ * fields (`data.pure`, `data.flatten`) and the sizes (`master` first, then each variation).
+ *
+ * It describes the **published** document. A design with only a draft is described from its
+ * draft, so its owner can prepare overrides before publishing; its `render` URL answers 404
+ * until the design is published (renders use the published version only).
+ *
+ * @param request.renderUrl The render service address (`{render_url}`); trailing slashes are dropped.
+ * @throws LithoError `ERR_DESIGN_NOT_FOUND` as {@link getDesign}, and for a design with neither a
+ * published version nor a draft; `ERR_INVALID_DESIGN` when the stored document is broken.
+ * @example
+ * const config = await getRenderConfig(services, { account: { id: 'u_1' }, id: 'd_7Hq2', renderUrl: 'https://render.example.com' })
+ * config.render // 'https://render.example.com/v1/k3Jx9…'
+ */
+export async function getRenderConfig(services: Pick<BearerServices, 'designs'>, request: { account: BearerAccount; id: string; renderUrl: string }): Promise<RenderConfig> {
+  const record = await loadOwnDesign(services, request.account, request.id)
+  const source = isPresent(record.design) ? record.design : record.draft
+  if (!isPresent(source)) throw notFound(request.id, `design "${record.id}" has neither a published version nor a draft`)
+  const document = validateDesign(source)
+  return {
+    render: `${request.renderUrl.replace(/\/+$/, '')}/v1/${encodeURIComponent(record.renderCode)}`,
+    data: getDynamicData(document),
+    variations: listVariations(document),
+  }
+}
+
+/** The design `id` when `account` owns it; otherwise "not found", whatever the reason. */
+async function loadOwnDesign(services: Pick<BearerServices, 'designs'>, account: BearerAccount, id: string): Promise<DesignRecord> {
+  const record = typeof id === 'string' && STORE_ID.test(id) ? await services.designs.get(id) : null
+  if (record === null || record.ownerId !== account.id) throw notFound(id)
+  return record
+}
+
+function notFound(id: string, message = `no design has the id ${JSON.stringify(String(id).slice(0, 64))}`): LithoError {
+  return new LithoError('ERR_DESIGN_NOT_FOUND', message, { details: { id: String(id).slice(0, 64) } })
+}
+
+const isPresent = (value: unknown): boolean => value !== null && value !== undefined

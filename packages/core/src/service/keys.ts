@@ -1,0 +1,231 @@
+/**
+ * The render keys of an account, managed under `/settings/api-keys` (interface.md §4 and §5,
+ * bearer): list, create (the secret is shown once), revoke. Transport-free.
+ *
+ * Keys are generated outside core (`createRenderKey` of `@litho/auth-adapters` owns the secret
+ * format and hash) and passed in as `newKey`. Nothing here ever returns a key's hash, and the
+ * secret only in the answer to its creation.
+ *
+ * @module service/keys
+ */
+import * as z from 'zod'
+import type { KeyRecord } from '../contracts/account-store.js'
+import { describeReceived } from '../design/schema.js'
+import { toLithoIssues } from '../design/validate-design.js'
+import { LithoError } from '../errors.js'
+import { invalidRequest } from './params.js'
+import { clockOf } from './services.js'
+import { STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, expected, pageSizeSchema, parseQuery } from './query.js'
+
+/** The name of a key created without one. */
+export const DEFAULT_KEY_NAME = 'API key'
+/** Longest key name, in characters (after trimming). */
+export const MAX_KEY_NAME_LENGTH = 100
+/** Most keys one account may hold, so that one list page (`$limit` ≤ 100) always shows them all. */
+export const MAX_API_KEYS = MAX_PAGE_SIZE
+
+/**
+ * The query of `GET /settings/api-keys`: `$limit` (1-100, default 10).
+ *
+ * @example ListKeysParamsSchema.parse({ $limit: 50 })
+ */
+export const ListKeysParamsSchema = z.object({
+  $limit: pageSizeSchema.optional().meta({ description: `Keys to return, newest first; 1-${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+})
+
+/**
+ * Validated key-list parameters with their default applied.
+ *
+ * @example const params: ListKeysParams = { limit: 10 }
+ */
+export interface ListKeysParams {
+  limit: number
+}
+
+/**
+ * Validates the query of `GET /settings/api-keys`.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `$limit`, e.g. `$limit: expected a whole number from 1 to 100, received 0`.
+ * @example parseListKeysParams(new URLSearchParams('$limit=20')) // { limit: 20 }
+ */
+export function parseListKeysParams(query: URLSearchParams): ListKeysParams {
+  return { limit: parseQuery(query, ListKeysParamsSchema, ['$limit']).$limit ?? DEFAULT_PAGE_SIZE }
+}
+
+const CONTROL = /[\u0000-\u001f\u007f]/
+const nameWhat = `a name of 1 to ${MAX_KEY_NAME_LENGTH} characters`
+
+/**
+ * The JSON body that creates a key: an optional `name` (trimmed, 1-100 characters, no control
+ * characters; default `API key`). Other fields are ignored.
+ *
+ * @example CreateKeyBodySchema.parse({ name: '  CI  ' }) // { name: 'CI' }
+ */
+export const CreateKeyBodySchema = z.object({
+  name: z
+    .string(expected(nameWhat))
+    .trim()
+    .min(1, expected(nameWhat))
+    .max(MAX_KEY_NAME_LENGTH, expected(nameWhat))
+    .refine((value) => !CONTROL.test(value), expected(`${nameWhat} without control characters`))
+    .optional()
+    .meta({ description: `A label for the key, 1-${MAX_KEY_NAME_LENGTH} characters.`, default: DEFAULT_KEY_NAME }),
+})
+
+/**
+ * A validated create-key body with its default applied.
+ *
+ * @example const body: CreateKeyBody = { name: 'CI' }
+ */
+export interface CreateKeyBody {
+  name: string
+}
+
+/**
+ * Validates the body of a key creation. No body (`undefined`, `null`) is `{}`: a key named
+ * {@link DEFAULT_KEY_NAME}.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST`: a body that is not a JSON object, or a bad `name`.
+ * @example parseCreateKeyBody({ name: 'Zapier' }) // { name: 'Zapier' }
+ */
+export function parseCreateKeyBody(body: unknown): CreateKeyBody {
+  const value = body === undefined || body === null ? {} : body
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidRequest([{ path: '', message: `expected a JSON object, received ${describeReceived(body)}` }])
+  const result = CreateKeyBodySchema.safeParse(value)
+  if (!result.success) throw invalidRequest(toLithoIssues(result.error))
+  return { name: result.data.name ?? DEFAULT_KEY_NAME }
+}
+
+/**
+ * An item of the key list (interface.md §2, ApiKey): never the secret, never its hash.
+ *
+ * @example ApiKeySchema.parse({ _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt: '…', lastUsedAt: null })
+ */
+export const ApiKeySchema = z.object({
+  _id: z.string().meta({ description: 'The key’s id, for revoking it.' }),
+  name: z.string(),
+  active: z.boolean(),
+  prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key.' }),
+  createdAt: z.string().meta({ format: 'date-time' }),
+  lastUsedAt: z.string().nullable().meta({ format: 'date-time', description: 'When a render last used the key (best effort), or null.' }),
+})
+/** A key as listed, e.g. `{ _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt, lastUsedAt: null }`. */
+export type ApiKey = z.infer<typeof ApiKeySchema>
+
+/**
+ * The body of `GET /settings/api-keys`.
+ *
+ * @example ApiKeyListSchema.parse({ docs: [], limit: 10 })
+ */
+export const ApiKeyListSchema = z.object({
+  docs: z.array(ApiKeySchema).meta({ description: 'Newest first.' }),
+  limit: z.number().int(),
+})
+/** The key list, e.g. `{ docs: [...], limit: 10 }`. */
+export type ApiKeyList = z.infer<typeof ApiKeyListSchema>
+
+/**
+ * The answer to a key creation: the only time the secret (`key`) is shown.
+ *
+ * @example CreatedApiKeySchema.parse({ success: true, key: 'lk_…', _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt: '…' })
+ */
+export const CreatedApiKeySchema = z.object({
+  success: z.literal(true),
+  key: z.string().meta({ description: 'The secret, for the `dma-api-key` header. Shown once: store it now.' }),
+  _id: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  prefix: z.string(),
+  createdAt: z.string().meta({ format: 'date-time' }),
+})
+/** A created key, e.g. `{ success: true, key: 'lk_…', _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt }`. */
+export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>
+
+/**
+ * A freshly generated key, e.g. the result of `createRenderKey()` of `@litho/auth-adapters`.
+ *
+ * @example const generated: GeneratedKey = { id: 'key_3Jx9', secret: 'lk_…', hash: 'sha256:…', displayPrefix: 'lk_4fT9w…' }
+ */
+export interface GeneratedKey {
+  id: string
+  /** Shown once, never stored. */
+  secret: string
+  /** What is stored and looked up. */
+  hash: string
+  /** What lists show. */
+  displayPrefix: string
+}
+
+/**
+ * The account's keys, newest first, at most `limit`: id, name, state, prefix and dates.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `$limit` when `limit` is outside 1-100 (callers
+ * normally pass {@link parseListKeysParams}'s result); store errors as they are.
+ * @example const { docs } = await listApiKeys(services, { account: { id: 'u_1' }, limit: 10 })
+ */
+export async function listApiKeys(services: Pick<BearerServices, 'accounts'>, request: { account: BearerAccount; limit: number }): Promise<ApiKeyList> {
+  const checked = ListKeysParamsSchema.safeParse({ $limit: request.limit })
+  if (!checked.success) throw invalidRequest(toLithoIssues(checked.error))
+  const keys = await services.accounts.listKeys(request.account.id, { limit: request.limit })
+  return { docs: keys.map(toApiKey), limit: request.limit }
+}
+
+/**
+ * Creates an active key for the account and returns its secret, once. `name` is validated
+ * as {@link CreateKeyBodySchema} (absent: {@link DEFAULT_KEY_NAME}); `createdAt` comes from
+ * the clock. An account holds at most {@link MAX_API_KEYS} keys (checked before creating;
+ * concurrent creations may pass it by a few).
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` for a bad name or when the account already has
+ * {@link MAX_API_KEYS} keys; store errors as they are.
+ * @example
+ * import { createRenderKey } from '@litho/auth-adapters'
+ * const { key } = await createApiKey(services, { account: { id: 'u_1' }, name: 'CI', newKey: createRenderKey })
+ */
+export async function createApiKey(
+  services: Pick<BearerServices, 'accounts' | 'clock'>,
+  request: { account: BearerAccount; name?: string | undefined; newKey: () => GeneratedKey },
+): Promise<CreatedApiKey> {
+  const { account } = request
+  const { name } = parseCreateKeyBody(request.name === undefined ? {} : { name: request.name })
+  const existing = await services.accounts.listKeys(account.id, { limit: MAX_API_KEYS })
+  if (existing.length >= MAX_API_KEYS) throw invalidRequest([{ path: '', message: `an account holds at most ${MAX_API_KEYS} API keys: revoke one before creating another` }])
+  const generated = request.newKey()
+  const record: KeyRecord = {
+    id: generated.id,
+    userId: account.id,
+    name,
+    hash: generated.hash,
+    prefix: generated.displayPrefix,
+    active: true,
+    createdAt: clockOf(services).now().toISOString(),
+    lastUsedAt: null,
+  }
+  await services.accounts.createKey(record)
+  return { success: true, key: generated.secret, _id: record.id, name: record.name, active: record.active, prefix: record.prefix, createdAt: record.createdAt }
+}
+
+/**
+ * Revokes a key by **deleting** it: from then on it authenticates nothing and is no longer
+ * listed (a deactivated key would linger in the list and count against {@link MAX_API_KEYS};
+ * there is no way to reactivate one here, so deleting loses nothing).
+ *
+ * @throws LithoError `ERR_KEY_NOT_FOUND` for an unknown or already deleted key, an id outside
+ * `[A-Za-z0-9_-]{1,64}`, or another account's key (never telling which).
+ * @example await revokeApiKey(services, { account: { id: 'u_1' }, id: 'key_3Jx9' }) // { success: true, _id: 'key_3Jx9' }
+ */
+export async function revokeApiKey(services: Pick<BearerServices, 'accounts'>, request: { account: BearerAccount; id: string }): Promise<{ success: true; _id: string }> {
+  const { account, id } = request
+  const key = typeof id === 'string' && STORE_ID.test(id) ? await services.accounts.getKey(id) : null
+  if (key === null || key.userId !== account.id || !(await services.accounts.deleteKey(id))) {
+    const shown = String(id).slice(0, 64)
+    throw new LithoError('ERR_KEY_NOT_FOUND', `no API key has the id ${JSON.stringify(shown)}`, { details: { id: shown } })
+  }
+  return { success: true, _id: id }
+}
+
+/** The listed form of a key: chosen fields only, so a hash can never slip through. */
+function toApiKey(key: KeyRecord): ApiKey {
+  return { _id: key.id, name: key.name, active: key.active, prefix: key.prefix, createdAt: key.createdAt, lastUsedAt: key.lastUsedAt }
+}
