@@ -1,6 +1,7 @@
 /**
- * @litho/auth-adapters: credentials for the Litho HTTP interface. Today: render keys.
- * Bearer tokens and the OAuth 2.1 authorization server arrive with bearer auth.
+ * @litho/auth-adapters: credentials for the Litho HTTP interface: render keys, passwords,
+ * the built-in OAuth 2.1 authorization server, and bearer-token verifiers (built-in tokens,
+ * or any external issuer's through its JWKS).
  *
  * @module @litho/auth-adapters
  */
@@ -12,3 +13,4 @@ export {
   type RenderKeyAuthenticatorOptions,
   type RenderKeyPrincipal,
 } from './authenticate-render-key.js'
+export * from './oauth/index.js'

@@ -1,0 +1,85 @@
+/**
+ * Small helpers of the authorization server: hashing and randomness from node:crypto, and
+ * the response shapes of RFC 6749 (JSON errors), RFC 7591 and the HTML pages.
+ *
+ * @module oauth/_http
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+
+/** 32 random bytes as base64url (256 bits): codes, tokens, ids of pending requests, CSRF. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url')
+}
+
+/** SHA-256 of `value` as base64url: how codes, tokens and sessions are stored and looked up. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('base64url')
+}
+
+/** Constant-time equality of two strings (false when the lengths differ). */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8')
+  const right = Buffer.from(b, 'utf8')
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+/** Headers of every JSON endpoint a browser-based client may call (RFC 8414, 7591, 6749 token, 7009). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, OPTIONS',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, MCP-Protocol-Version',
+  'access-control-max-age': '600',
+})
+
+/** A JSON response. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } })
+}
+
+/** The answer to a CORS preflight of the JSON endpoints. */
+export function preflight(): Response {
+  return new Response(null, { status: 204, headers: { ...CORS_HEADERS } })
+}
+
+/** An OAuth error response (RFC 6749 §5.2): `{ error, error_description }`, never cached. */
+export function oauthError(error: string, description: string, status = 400, headers: Record<string, string> = {}): Response {
+  return jsonResponse({ error, error_description: description }, status, { ...CORS_HEADERS, 'cache-control': 'no-store', pragma: 'no-cache', ...headers })
+}
+
+/** Reads an `application/x-www-form-urlencoded` body (at most 64 KiB). Null when the type is wrong or the body too large. */
+export async function readForm(request: Request): Promise<URLSearchParams | null> {
+  const type = request.headers.get('content-type') ?? ''
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return null
+  const text = await readText(request, 64 * 1024)
+  return text === null ? null : new URLSearchParams(text)
+}
+
+/** Reads a body as text up to `max` bytes; null when larger. */
+export async function readText(request: Request, max: number): Promise<string | null> {
+  const declared = Number(request.headers.get('content-length') ?? '0')
+  if (declared > max) return null
+  const buffer = await request.arrayBuffer()
+  if (buffer.byteLength > max) return null
+  return new TextDecoder().decode(buffer)
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+}
+
+/** Reads one cookie of the request. */
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get('cookie')
+  if (!header) return undefined
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=')
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
+  }
+  return undefined
+}
+
+/** A `Set-Cookie` value: HttpOnly, SameSite=Lax, scoped to `path`; Secure on https. */
+export function cookie(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean }): string {
+  return `${name}=${value}; Path=${options.path}; Max-Age=${options.maxAgeSeconds}; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}`
+}

@@ -1,0 +1,20 @@
+/**
+ * The OAuth 2.1 authorization server and bearer verification.
+ *
+ * @module oauth
+ */
+export { OAUTH_PATHS, createAuthorizationServer, normalizeResource, type AuthorizationServer } from './authorization-server.js'
+export { createJwksVerifier, type JwksVerifierOptions } from './verify-access-token.js'
+export { redirectUriMatches, redirectUriProblem } from './clients.js'
+export {
+  BearerTokenError,
+  BearerVerifierUnavailableError,
+  SCOPES,
+  type AuthorizationServerOptions,
+  type BearerPrincipal,
+  type BearerVerifier,
+  type ClientRecord,
+  type OrgRecord,
+  type PreIssuedClient,
+  type RequestContext,
+} from './types.js'
