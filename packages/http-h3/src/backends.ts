@@ -6,8 +6,8 @@
  *
  * | variable | effect |
  * |---|---|
- * | (none) | designs, accounts, meter and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/files` |
- * | `LITHO_REDIS_URL` | designs, accounts and meter on Redis (shared by many instances); files too unless S3 is configured |
+ * | (none) | designs, accounts, meter, OAuth state and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/files` |
+ * | `LITHO_REDIS_URL` | designs, accounts, meter and OAuth state on Redis (shared by many instances); files too unless S3 is configured |
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
  * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup |
@@ -19,11 +19,12 @@
  * @module backends
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile } from 'node:fs/promises'
+import { chmod, mkdir, open, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createUrlSigner, type UrlSigner } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, AuthStateStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/auth-state-store'
 import {
   fsAccountStore,
   fsDesignStore,
@@ -42,6 +43,8 @@ export interface LithoBackends {
   accounts: AccountStore
   files: FileStore
   meter: Meter
+  /** The authorization server's state: orgs and signing keys, clients, codes, tokens, sessions. */
+  authState: AuthStateStore
   /** Signs and verifies the URLs of files the app serves itself (fs and Redis file stores). */
   signer: UrlSigner
   /** One line per backend for the startup log, e.g. `designs: fs (/abs/.litho/designs)`; never a secret. */
@@ -125,16 +128,21 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     return store
   }
 
-  let designs: DesignStore, accounts: AccountStore, meter: Meter
+  let designs: DesignStore, accounts: AccountStore, meter: Meter, authState: AuthStateStore
   if (redis) {
     const where = `redis (${redis.safeUrl}, prefix ${redis.prefix})`
     designs = keep(redisDesignStore({ url: redis.url, base: `${redis.prefix}:designs` }), `designs: ${where}`)
     accounts = keep(redisAccountStore({ url: redis.url, base: `${redis.prefix}:accounts` }), `accounts: ${where}`)
     meter = keep(redisMeter({ url: redis.url, base: `${redis.prefix}:meter` }), `meter: ${where}`)
+    authState = keep(redisAuthStateStore({ url: redis.url, base: `${redis.prefix}:auth` }), `oauth state: ${where}`)
   } else {
     designs = keep(fsDesignStore({ base: join(dataDir, 'designs') }), `designs: fs (${join(dataDir, 'designs')})`)
     accounts = keep(fsAccountStore({ base: join(dataDir, 'accounts') }), `accounts: fs (${join(dataDir, 'accounts')})`)
     meter = keep(fsMeter({ base: join(dataDir, 'meter') }), `meter: fs (${join(dataDir, 'meter')})`)
+    // It holds the org's private signing keys: readable by this user only.
+    await mkdir(join(dataDir, 'auth'), { recursive: true, mode: 0o700 })
+    await chmod(join(dataDir, 'auth'), 0o700)
+    authState = keep(fsAuthStateStore({ base: join(dataDir, 'auth') }), `oauth state: fs (${join(dataDir, 'auth')})`)
   }
 
   let files: FileStore
@@ -163,6 +171,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     accounts,
     files,
     meter,
+    authState,
     signer,
     describe,
     async dispose() {

@@ -7,10 +7,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRenderPool, type RenderPool } from '@litho/core'
+import type { AuthorizationServer } from '@litho/auth-adapters'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
 import { errorJson } from './app/respond.js'
 import { createBackends, type LithoBackends } from './backends.js'
+import { createOAuthFromEnv } from './oauth-config.js'
 
 /** Options of {@link startLithoServer}. */
 export interface LithoServerOptions {
@@ -42,6 +44,10 @@ export interface LithoServer {
   port: number
   backends: LithoBackends
   pool: RenderPool
+  /** The built-in authorization server. */
+  oauth: AuthorizationServer
+  /** Its default org: the issuer is `oauth.issuer(orgId)`. */
+  orgId: string
   /** Stops accepting connections, lets in-flight requests finish, then releases everything. */
   close(): Promise<void>
 }
@@ -70,8 +76,11 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
 
   let backends: LithoBackends | undefined
   let pool: RenderPool | undefined
+  let auth: Awaited<ReturnType<typeof createOAuthFromEnv>>
+  const onError = (error: unknown) => log(`error: ${(error as Error)?.stack ?? String(error)}`)
   try {
     backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
+    auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError })
     pool = createRenderPool(options.threads ? { threads: options.threads } : {})
     await pool.ready()
   } catch (error) {
@@ -89,7 +98,9 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     signer: backends.signer,
     renderer: pool,
     renderUrl: url,
-    onError: (error) => log(`error: ${(error as Error)?.stack ?? String(error)}`),
+    oauth: auth.oauth,
+    trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',
+    onError,
   })
   const app = new H3()
   app.get('/healthz', () => ({ ok: true }))
@@ -103,6 +114,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     handler(req, res)
   })
   for (const line of backends.describe) log(line)
+  log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
 
   let closing: Promise<void> | undefined
@@ -119,5 +131,5 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
       await pool!.close()
       await backends!.dispose()
     })())
-  return { url, port, backends, pool, close }
+  return { url, port, backends, pool, oauth: auth.oauth, orgId: auth.orgId, close }
 }

@@ -2,8 +2,9 @@
 import { randomBytes } from 'node:crypto'
 import { createRenderer, createUrlSigner, type Clock, type Renderer, type UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, UserRecord } from '@litho/core/contracts'
-import { createRenderKey } from '@litho/auth-adapters'
+import { createAuthorizationServer, createRenderKey, hashPassword, type AuthorizationServer, type AuthorizationServerOptions } from '@litho/auth-adapters'
 import { memoryAccountStore, memoryDesignStore, memoryFileStore, memoryMeter } from '@litho/storage-adapters'
+import { memoryAuthStateStore } from '@litho/storage-adapters/auth-state-store'
 import type { H3 } from 'h3'
 import { createLithoApp, type LithoAppOptions } from '../src/app/create-litho-app.js'
 
@@ -38,16 +39,25 @@ export interface Harness {
   meter: Meter
   signer: UrlSigner
   clock: ReturnType<typeof steppingClock>
+  /** The built-in authorization server, with `oauth` in the options. */
+  oauth?: AuthorizationServer
+  /** Its default org. */
+  orgId?: string
   /** Calls the app like a client would. */
   fetch(path: string, init?: RequestInit): Promise<Response>
-  createUser(plan?: UserRecord['plan']): Promise<UserRecord>
+  /** A user; with `password`, one that can sign in (hashed with cheap scrypt parameters for speed). */
+  createUser(plan?: UserRecord['plan'], password?: string): Promise<UserRecord>
   createKey(user: UserRecord, options?: { active?: boolean }): Promise<string>
   /** Stores a design; published unless `draftOnly`. Returns its render code. */
   createDesign(user: UserRecord, document?: unknown, options?: { draftOnly?: boolean }): Promise<string>
   close(): Promise<void>
 }
 
-export async function createHarness(overrides: Partial<LithoAppOptions> & { renderer?: Renderer } = {}): Promise<Harness> {
+/** Options of {@link createHarness}: app options, and `withOAuth` for the built-in authorization server. */
+export type HarnessOptions = Partial<LithoAppOptions> & { renderer?: Renderer; withOAuth?: Partial<AuthorizationServerOptions> }
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const { withOAuth, ...overrides } = options
   const designs = memoryDesignStore()
   const accounts = memoryAccountStore()
   const signer = createUrlSigner({ keys: [{ id: 'k1', secret: randomBytes(32) }] })
@@ -55,7 +65,13 @@ export async function createHarness(overrides: Partial<LithoAppOptions> & { rend
   const meter = memoryMeter()
   const clock = steppingClock()
   const renderer = overrides.renderer ?? createRenderer()
-  const app = createLithoApp({ designs, accounts, files, meter, signer, clock, renderer, renderUrl: RENDER_URL, onError: () => {}, ...overrides })
+  let oauth: AuthorizationServer | undefined
+  let orgId: string | undefined
+  if (withOAuth) {
+    oauth = createAuthorizationServer({ authUrl: RENDER_URL, resources: [RENDER_URL, `${RENDER_URL}/api/mcp`], state: memoryAuthStateStore(), accounts, meter, clock, onError: () => {}, ...withOAuth })
+    orgId = await oauth.ensureDefaultOrg('acme')
+  }
+  const app = createLithoApp({ designs, accounts, files, meter, signer, clock, renderer, renderUrl: RENDER_URL, onError: () => {}, ...(oauth ? { oauth } : {}), ...overrides })
   const stamp = () => clock.now().toISOString()
   return {
     app,
@@ -65,10 +81,13 @@ export async function createHarness(overrides: Partial<LithoAppOptions> & { rend
     meter,
     signer,
     clock,
+    oauth,
+    orgId,
     fetch: async (path, init) => app.fetch(new Request(new URL(path, RENDER_URL), init)),
-    async createUser(plan = 'free') {
+    async createUser(plan = 'free', password?: string) {
       const id = `u_${randomBytes(8).toString('base64url')}`
-      const user: UserRecord = { id, email: `${id.toLowerCase()}@example.com`, passwordHash: 'scrypt$test', plan, createdAt: stamp(), updatedAt: stamp() }
+      const passwordHash = password ? await hashPassword(password, { N: 2 ** 10, r: 8, p: 1 }) : 'scrypt$test'
+      const user: UserRecord = { id, email: `${id.toLowerCase()}@example.com`, passwordHash, plan, createdAt: stamp(), updatedAt: stamp() }
       await accounts.createUser(user)
       return user
     },

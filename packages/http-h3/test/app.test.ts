@@ -110,7 +110,25 @@ describe('GET /openapi.json', () => {
     await h.close()
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.servers).toEqual([{ url: RENDER_URL, description: '{render_url}' }])
-    expect(Object.keys(doc.paths)).toEqual(['/v1/{design_id}', '/bulk', '/files/{key}'])
+    expect(Object.keys(doc.paths)).toEqual([
+      '/v1/{design_id}',
+      '/bulk',
+      '/files/{key}',
+      '/designs/v2',
+      '/designs/v2/{id}',
+      '/designs/v2/{id}/config',
+      '/analytics/api',
+      '/settings/api-keys',
+      '/settings/api-keys/{id}',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/api/mcp',
+      '/.well-known/oauth-authorization-server/org/{org}',
+      '/org/{org}/jwks.json',
+      '/api/v1/auth/oauth2/register',
+      '/api/v1/auth/oauth2/authorize',
+      '/api/v1/auth/oauth2/token',
+      '/api/v1/auth/oauth2/revoke',
+    ])
     const get = doc.paths['/v1/{design_id}'].get
     const byName = Object.fromEntries(get.parameters.map((p: any) => [p.name, p]))
     expect(byName.quality.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 80 })
@@ -129,6 +147,96 @@ describe('GET /openapi.json', () => {
     // Every $ref points at a schema that exists.
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[A-Za-z]+"/g) ?? []
     for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.slice(22, -1))
+  })
+
+  it('describes the bearer endpoints on {base_url}, with the oauth2 scheme, the core schemas and their errors', async () => {
+    const h = await createHarness({ baseUrl: 'https://api.example.test', authUrl: 'https://auth.example.test' })
+    const doc = (await (await h.fetch('/openapi.json')).json()) as any
+    await h.close()
+    expect(doc.components.securitySchemes.oauth2).toEqual({
+      type: 'oauth2',
+      description: expect.stringContaining('PKCE'),
+      flows: {
+        authorizationCode: {
+          authorizationUrl: 'https://auth.example.test/api/v1/auth/oauth2/authorize',
+          tokenUrl: 'https://auth.example.test/api/v1/auth/oauth2/token',
+          refreshUrl: 'https://auth.example.test/api/v1/auth/oauth2/token',
+          scopes: { read: expect.any(String), write: expect.any(String) },
+        },
+      },
+    })
+    const bearer: Array<[string, string, string, string[], string]> = [
+      ['/designs/v2', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedDesigns'],
+      ['/designs/v2/{id}', 'get', 'read', ['200', '401', '403', '404'], 'Design'],
+      ['/designs/v2/{id}/config', 'get', 'read', ['200', '400', '401', '403', '404'], 'RenderConfig'],
+      ['/analytics/api', 'get', 'read', ['200', '400', '401', '403'], 'UsageResponse'],
+      ['/settings/api-keys', 'get', 'read', ['200', '400', '401', '403'], 'ApiKeyList'],
+      ['/settings/api-keys', 'post', 'write', ['201', '400', '401', '403', '413'], 'CreatedApiKey'],
+      ['/settings/api-keys/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedApiKey'],
+    ]
+    for (const [path, method, scope, statuses, schema] of bearer) {
+      const item = doc.paths[path]
+      expect(item.servers, path).toEqual([{ url: 'https://api.example.test', description: '{base_url}' }])
+      const op = item[method]
+      expect(op.security, `${method} ${path}`).toEqual([{ oauth2: [scope] }])
+      expect(Object.keys(op.responses).sort(), `${method} ${path}`).toEqual(statuses)
+      const success = op.responses[statuses[0]!]
+      expect(success.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${schema}` })
+      expect(op.responses['401'].headers).toHaveProperty('WWW-Authenticate')
+      expect(op.responses['403'].headers).toHaveProperty('WWW-Authenticate')
+    }
+    // Parameters come from the core param schemas.
+    const params = (path: string, method = 'get') => Object.fromEntries(doc.paths[path][method].parameters.map((p: any) => [p.name, p]))
+    expect(params('/designs/v2').$page).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
+    expect(params('/designs/v2').$limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    expect(params('/settings/api-keys').$limit).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    expect(params('/analytics/api')).toMatchObject({
+      start: { schema: { type: 'string', format: 'date-time' } },
+      end: { schema: { type: 'string', format: 'date-time' } },
+      groupBy: { schema: { enum: ['hour', 'day', 'week', 'month', 'year'], default: 'day' } },
+    })
+    expect(params('/designs/v2/{id}').id).toMatchObject({ in: 'path', required: true })
+    expect(doc.paths['/settings/api-keys'].post.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } })
+    // Response bodies come from the core response schemas.
+    const schemas = doc.components.schemas
+    expect(schemas.PaginatedDesigns.required).toEqual(['docs', 'page', 'totalPages', 'hasNextPage', 'totalDocs', 'limit'])
+    expect(schemas.PaginatedDesigns.properties.docs.items).toEqual({ $ref: '#/components/schemas/DesignSummary' })
+    expect(schemas.DesignSummary.required).toEqual(['_id', 'name', 'updatedAt'])
+    expect(schemas.Design.required).toEqual(['_id', 'name', 'renderCode', 'createdAt', 'updatedAt', 'design'])
+    expect(schemas.RenderConfig.properties.data.required).toEqual(['pure', 'flatten'])
+    expect(schemas.UsageResponse.properties.buckets.items).toEqual({ $ref: '#/components/schemas/UsageBucket' })
+    expect(schemas.ApiKey.required).toEqual(['_id', 'name', 'active', 'prefix', 'createdAt', 'lastUsedAt'])
+    expect(schemas.ApiKey.properties).not.toHaveProperty('hash')
+    expect(schemas.CreatedApiKey.required).toContain('key')
+    expect(schemas.CreateApiKeyRequest.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 100, default: 'API key' })
+    // No safe-integer noise.
+    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER))
+    // The discovery documents and the authorization server, without authentication.
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp']) {
+      expect(doc.paths[path].servers[0].url).toBe('https://api.example.test')
+      expect(doc.paths[path].get).toMatchObject({ security: [], tags: ['oauth'] })
+      expect(doc.paths[path].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ProtectedResourceMetadata' })
+    }
+    for (const path of ['/.well-known/oauth-authorization-server/org/{org}', '/org/{org}/jwks.json', '/api/v1/auth/oauth2/register', '/api/v1/auth/oauth2/authorize', '/api/v1/auth/oauth2/token', '/api/v1/auth/oauth2/revoke']) {
+      expect(doc.paths[path].servers, path).toEqual([{ url: 'https://auth.example.test', description: '{auth_url}' }])
+      for (const op of Object.values<any>(doc.paths[path]).filter((v) => v.operationId)) expect(op).toMatchObject({ security: [], tags: ['oauth'] })
+    }
+    expect(doc.paths['/api/v1/auth/oauth2/token'].post.requestBody.content).toHaveProperty('application/x-www-form-urlencoded')
+    // Every operation: a unique id, tags that exist, and security schemes (with scopes) that exist.
+    const operations = Object.values<any>(doc.paths).flatMap((item) => Object.entries<any>(item).filter(([key]) => key !== 'servers').map(([, op]) => op))
+    const ids = operations.map((op) => op.operationId)
+    expect(new Set(ids).size).toBe(ids.length)
+    const tags = doc.tags.map((t: any) => t.name)
+    for (const op of operations) {
+      for (const tag of op.tags) expect(tags).toContain(tag)
+      for (const requirement of op.security ?? []) {
+        for (const [name, scopes] of Object.entries<string[]>(requirement)) {
+          const scheme = doc.components.securitySchemes[name]
+          expect(scheme, `${op.operationId}: ${name}`).toBeDefined()
+          for (const scope of scopes) expect(Object.keys(scheme.flows.authorizationCode.scopes)).toContain(scope)
+        }
+      }
+    }
   })
 })
 

@@ -43,14 +43,15 @@ afterAll(async () => {
 })
 
 describe('createBackends › the embedded default', () => {
-  it('puts designs, accounts, meter and files on the filesystem under dataDir', async () => {
+  it('puts designs, accounts, meter, OAuth state and files on the filesystem under dataDir', async () => {
     const dataDir = tempDir()
     const backends = await make({}, { dataDir })
-    expect([backends.designs.name, backends.accounts.name, backends.meter.name, backends.files.name]).toEqual(['fs', 'fs', 'fs', 'fs'])
+    expect([backends.designs.name, backends.accounts.name, backends.meter.name, backends.authState.name, backends.files.name]).toEqual(['fs', 'fs', 'fs', 'fs', 'fs'])
     expect(backends.describe).toEqual([
       `designs: fs (${join(dataDir, 'designs')})`,
       `accounts: fs (${join(dataDir, 'accounts')})`,
       `meter: fs (${join(dataDir, 'meter')})`,
+      `oauth state: fs (${join(dataDir, 'auth')})`,
       `files: fs (${join(dataDir, 'files')})`,
       `url signing key: file (${join(dataDir, SIGNING_KEY_FILE)})`,
     ])
@@ -58,7 +59,8 @@ describe('createBackends › the embedded default', () => {
     await backends.accounts.createUser(user('u_1', 'ann@example.com'))
     await backends.meter.consume({ subject: 'u_1', window: '2026-11', amount: 1, limit: 10, id: 'r1', expiresAt: new Date('2026-12-01') })
     await backends.files.put('u_1/r1.png', new Uint8Array([1, 2, 3]), { contentType: 'image/png', visibility: 'private' })
-    for (const dir of ['designs', 'accounts', 'meter', 'files']) expect(existsSync(join(dataDir, dir)), dir).toBe(true)
+    await backends.authState.set('meta.check', { ok: true })
+    for (const dir of ['designs', 'accounts', 'meter', 'auth', 'files']) expect(existsSync(join(dataDir, dir)), dir).toBe(true)
 
     // Another instance on the same directory (another process, in production) sees it all.
     const other = await make({}, { dataDir })
@@ -66,6 +68,7 @@ describe('createBackends › the embedded default', () => {
     expect((await other.accounts.findUserByEmail('ann@example.com'))?.id).toBe('u_1')
     expect(await other.meter.usage({ subject: 'u_1', window: '2026-11' })).toBe(1)
     expect((await other.files.get('u_1/r1.png'))?.file.size).toBe(3)
+    expect(await other.authState.get('meta.check')).toEqual({ ok: true })
   })
 
   it('signs file URLs with the signer it returns', async () => {
@@ -179,6 +182,7 @@ describe('createBackends › Redis', () => {
     const [a, b] = await Promise.all([make(env), make(env)])
     expect([a.designs.name, a.accounts.name, a.meter.name, a.files.name]).toEqual(['redis', 'redis', 'redis', 'redis'])
     expect(a.describe).toContain(`designs: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
+    expect(a.describe).toContain(`oauth state: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     // Real round trips (Redis must be there: this never skips), seen by the other instance.
     await a.designs.create(design('d_redis', 'u_redis'))
     await a.accounts.createUser(user('u_redis', 'redis@example.com'))

@@ -124,7 +124,7 @@ describe.concurrent('litho admin commands (the built binary)', () => {
       expect(keyId).toMatch(/^key_[A-Za-z0-9_-]+$/)
       expect(key).toMatch(/^lk_[A-Za-z0-9_-]{32}$/)
       const storedKey = await accounts.getKey(String(keyId))
-      expect(storedKey).toMatchObject({ id: keyId, userId: ann.userId, name: 'Default', hash: hashRenderKey(String(key)), active: true, lastUsedAt: null })
+      expect(storedKey).toMatchObject({ id: keyId, userId: ann.userId, name: 'API key', hash: hashRenderKey(String(key)), active: true, lastUsedAt: null })
       expect(JSON.stringify(storedKey)).not.toContain(String(key))
       expect((await accounts.findKeyByHash(hashRenderKey(String(key))))?.id).toBe(keyId)
 
@@ -234,7 +234,7 @@ describe('admin commands (in-process)', () => {
     ['an unknown plan', usersCreateCommand, ['--email', 'dan@example.com', '--password', PASSWORD, '--plan', 'gold'], UsageError, '--plan: expected one of free, basic, pro, unlimited, received "gold"'],
     ['a missing file', designsImportCommand, ['--email', 'ann@example.com', join(root, 'nope.json')], UsageError, `cannot read ${join(root, 'nope.json')}: no such file`],
     ['a missing password', usersCreateCommand, ['--email', 'dan@example.com'], UsageError, 'users create needs --password'],
-    ['an empty key name', keysCreateCommand, ['--email', 'ann@example.com', '--name', ' '], UsageError, '--name: expected 1 to 200 characters'],
+    ['an empty key name', keysCreateCommand, ['--email', 'ann@example.com', '--name', ' '], UsageError, '--name: expected 1 to 100 characters'],
     ['designs import without FILE', designsImportCommand, ['--email', 'ann@example.com'], UsageError, 'designs import needs a FILE'],
     ['designs import with two FILEs', designsImportCommand, ['--email', 'ann@example.com', RED, GREEN], UsageError, 'designs import takes one FILE, received 2'],
     ['a malformed --id', designsImportCommand, ['--email', 'ann@example.com', RED, '--id', '../etc'], UsageError, '--id: expected a design id'],

@@ -6,10 +6,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRenderKey } from '@litho/auth-adapters'
+import { createRenderKey, hashPassword } from '@litho/auth-adapters'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLithoServer, type LithoServer } from '../src/server.js'
+import { Browser } from './_browser.js'
 import { SMALL_DESIGN, sniff } from './_harness.js'
 
 const root = mkdtempSync(join(tmpdir(), 'litho-scale-out-'))
@@ -126,5 +127,62 @@ describe('two instances on one Redis, files on Redis (app-served)', () => {
       expect(sniff(new Uint8Array(await served.arrayBuffer()))).toBe('webp')
       if (delivery === 'signed') expect((await viaD(body.url.split('?')[0])).status).toBe(403)
     }
+  }, 60_000)
+})
+
+describe('two instances on one Redis behind one public address: the authorization server', () => {
+  it('redeems an authorization code exactly once across both, and each accepts the tokens of the other', async () => {
+    const publicUrl = 'http://litho.test'
+    const [a, b] = await Promise.all([start('oauth-a', {}, publicUrl), start('oauth-b', {}, publicUrl)])
+    expect(a.orgId).toBe(b.orgId)
+    expect(a.backends.describe.join('\n')).toMatch(/oauth state: redis/)
+    const via = (server: LithoServer) => (url: string, init?: RequestInit) => fetch(url.replace(publicUrl, `http://127.0.0.1:${server.port}`), init)
+    const { userId } = await seed(a, 'pro')
+    const user = (await a.backends.accounts.getUser(userId))!
+    await a.backends.accounts.updateUser({ ...user, passwordHash: await hashPassword('pw-1234567890', { N: 2 ** 10, r: 8, p: 1 }) })
+    const redirectUri = 'http://127.0.0.1:9999/cb'
+    const registered = await via(a)(`${publicUrl}/api/v1/auth/oauth2/register?org=${a.orgId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }) })
+    const { client_id } = (await registered.json()) as { client_id: string }
+    const verifier = randomBytes(32).toString('base64url')
+    const challenge = (await import('node:crypto')).createHash('sha256').update(verifier).digest('base64url')
+    const authorize = new URL(`${publicUrl}/api/v1/auth/oauth2/authorize`)
+    for (const [k, v] of Object.entries({ client_id, redirect_uri: redirectUri, response_type: 'code', scope: 'read write', state: 's', code_challenge: challenge, code_challenge_method: 'S256', resource: publicUrl })) authorize.searchParams.set(k, v)
+    // Signed in on b (the client was registered on a): a load balancer sends requests anywhere.
+    const redirect = await new Browser(via(b)).authorize(authorize.href, { email: user.email, password: 'pw-1234567890' })
+    const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id, code_verifier: verifier })
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => via(i % 2 ? a : b)(`${publicUrl}/api/v1/auth/oauth2/token?org=${a.orgId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })),
+    )
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(11)
+    const winner = responses[statuses.indexOf(200)]!
+    const { access_token } = (await winner.json()) as { access_token: string }
+    // The replays revoked what the code issued (RFC 6749 §4.1.2), on both instances.
+    for (const server of [a, b]) expect((await via(server)(`${publicUrl}/designs/v2`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(401)
+  }, 60_000)
+
+  it('accepts on one instance the tokens the other issued', async () => {
+    const publicUrl = 'http://litho.test'
+    const [a, b] = await Promise.all([start('oauth-c', {}, publicUrl), start('oauth-d', {}, publicUrl)])
+    const via = (server: LithoServer) => (url: string, init?: RequestInit) => fetch(url.replace(publicUrl, `http://127.0.0.1:${server.port}`), init)
+    const { userId } = await seed(a, 'pro')
+    const user = (await a.backends.accounts.getUser(userId))!
+    await a.backends.accounts.updateUser({ ...user, passwordHash: await hashPassword('pw-1234567890', { N: 2 ** 10, r: 8, p: 1 }) })
+    const redirectUri = 'http://127.0.0.1:9999/cb'
+    const { client_id } = (await (await via(a)(`${publicUrl}/api/v1/auth/oauth2/register?org=${a.orgId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }) })).json()) as { client_id: string }
+    const verifier = randomBytes(32).toString('base64url')
+    const challenge = (await import('node:crypto')).createHash('sha256').update(verifier).digest('base64url')
+    const authorize = new URL(`${publicUrl}/api/v1/auth/oauth2/authorize`)
+    for (const [k, v] of Object.entries({ client_id, redirect_uri: redirectUri, response_type: 'code', state: 's', code_challenge: challenge, code_challenge_method: 'S256' })) authorize.searchParams.set(k, v)
+    const redirect = await new Browser(via(a)).authorize(authorize.href, { email: user.email, password: 'pw-1234567890' })
+    const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!
+    const tokens = (await (await via(a)(`${publicUrl}/api/v1/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id, code_verifier: verifier }) })).json()) as { access_token: string; refresh_token: string }
+    const list = await via(b)(`${publicUrl}/designs/v2`, { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    expect(list.status).toBe(200)
+    expect(((await list.json()) as { docs: unknown[] }).docs).toHaveLength(1)
+    const refreshed = await via(b)(`${publicUrl}/api/v1/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id }) })
+    expect(refreshed.status).toBe(200)
   }, 60_000)
 })

@@ -23,8 +23,9 @@ import {
   type UrlSigner,
 } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
-import { createRenderKeyAuthenticator } from '@litho/auth-adapters'
-import { H3, getRouterParam, type H3Event } from 'h3'
+import { createRenderKeyAuthenticator, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
+import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
+import { mountBearerRoutes } from './bearer-routes.js'
 import { createOpenApiDocument } from './openapi.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
@@ -54,6 +55,21 @@ export interface LithoAppOptions {
   maxBodyBytes?: number
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
+  /**
+   * The built-in OAuth authorization server (`createAuthorizationServer` of
+   * `@litho/auth-adapters`), mounted at the paths of interface.md §5 when given.
+   */
+  oauth?: AuthorizationServer
+  /**
+   * Verifies the bearer tokens of the design, analytics and settings endpoints: pass
+   * `createJwksVerifier(…)` to accept your own authorization server's tokens.
+   * @default oauth.verifier; without either, those endpoints are not mounted
+   */
+  bearer?: BearerVerifier
+  /** Issuers the protected-resource metadata names. @default the built-in server's default org */
+  authorizationServers?: string[]
+  /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
+  trustProxy?: boolean
   /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */
   onError?: (error: unknown) => void
 }
@@ -63,7 +79,10 @@ const DEFAULT_MAX_BODY = 2 * 1024 * 1024
 /**
  * Creates the h3 app. Routes (relative to where it is served or mounted):
  * `GET|POST /v1/:designId`, `POST /bulk`, `GET|HEAD /files/**` (app-served stored files),
- * `GET /openapi.json`.
+ * `GET /openapi.json`; with a bearer verifier (`oauth` or `bearer`) also `GET /designs/v2`,
+ * `GET /designs/v2/:id`, `GET /designs/v2/:id/config`, `GET /analytics/api`,
+ * `GET|POST /settings/api-keys`, `DELETE /settings/api-keys/:id` and the RFC 9728 documents
+ * under `/.well-known/oauth-protected-resource`; with `oauth` the authorization server's routes.
  *
  * @example
  * import { H3, serve } from 'h3'
@@ -139,6 +158,22 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     const serve = handle((event) => serveStoredFile(event, { files: options.files, signer: options.signer!, now: clock.now() }))
     app.get('/files/**:key', serve)
     app.head('/files/**:key', serve)
+  }
+  const verifier = options.bearer ?? options.oauth?.verifier
+  if (verifier) {
+    mountBearerRoutes(app, {
+      designs: options.designs,
+      accounts: options.accounts,
+      meter: options.meter,
+      clock,
+      verifier,
+      oauth: options.oauth,
+      authorizationServers: options.authorizationServers,
+      baseUrl,
+      renderUrl,
+      clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
+      report,
+    })
   }
   app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
   return app

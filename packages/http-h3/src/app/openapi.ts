@@ -1,19 +1,69 @@
 /**
  * The OpenAPI 3.1 document of what the app serves, generated from the zod schemas that
- * validate the requests (`RenderParamsSchema`, `BulkRequestSchema` of `@litho/core`), so the
- * document and the validation cannot drift apart.
+ * validate the requests and shape the answers (`RenderParamsSchema`, `BulkRequestSchema`, the
+ * param and response schemas of the bearer operations of `@litho/core`), so the document and
+ * the code cannot drift apart. It covers the render endpoints (`{render_url}`), the bearer
+ * endpoints and their RFC 9728 documents (`{base_url}`), and the built-in authorization
+ * server (`{auth_url}`).
  *
  * @module app/openapi
  */
-import { BULK_DEFAULT_FORMAT, BulkRequestSchema, MAX_BULK_ITEMS, OUTPUT_FORMATS, RenderParamsSchema } from '@litho/core'
+import {
+  ApiKeyListSchema,
+  ApiKeySchema,
+  BULK_DEFAULT_FORMAT,
+  BulkRequestSchema,
+  CreateKeyBodySchema,
+  CreatedApiKeySchema,
+  DEFAULT_USAGE_DAYS,
+  DesignListItemSchema,
+  DesignResourceSchema,
+  ListDesignsParamsSchema,
+  ListKeysParamsSchema,
+  MAX_API_KEYS,
+  MAX_BULK_ITEMS,
+  MAX_USAGE_BUCKETS,
+  OUTPUT_FORMATS,
+  PaginatedDesignsSchema,
+  RenderConfigSchema,
+  RenderParamsSchema,
+  UsageBucketSchema,
+  UsageParamsSchema,
+  UsageResponseSchema,
+} from '@litho/core'
+import { OAUTH_PATHS, SCOPES } from '@litho/auth-adapters'
 import { toJSONSchema, type ZodType } from 'zod'
 
 type JsonSchema = Record<string, unknown>
 
+/** Bounds zod gives every `.int()` (the safe-integer range): noise in a document. */
+const SAFE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])
+
+/** Drops what says nothing: safe-integer bounds and `propertyNames: { type: 'string' }` (JSON keys are strings). */
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy)
+  if (typeof value !== 'object' || value === null) return value
+  const out: JsonSchema = {}
+  for (const [key, entry] of Object.entries(value)) {
+    if ((key === 'minimum' || key === 'maximum') && SAFE_BOUNDS.has(entry as number)) continue
+    if (key === 'propertyNames' && JSON.stringify(entry) === '{"type":"string"}') continue
+    out[key] = tidy(entry)
+  }
+  return out
+}
+
 const schemaOf = (schema: ZodType): JsonSchema => {
-  const out = toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
+  const out = tidy(toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' })) as JsonSchema
   delete out.$schema
   return out
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+
+/** `schema` with the items of its array property `property` replaced by a reference to `name`. */
+function withItemsRef(schema: JsonSchema, property: string, name: string): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema>
+  return { ...schema, properties: { ...properties, [property]: { ...properties[property], items: ref(name) } } }
 }
 
 const errorBody = (description: string) => ({
@@ -114,16 +164,170 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       },
     },
   },
+  DesignSummary: schemaOf(DesignListItemSchema),
+  PaginatedDesigns: withItemsRef(schemaOf(PaginatedDesignsSchema), 'docs', 'DesignSummary'),
+  Design: { ...schemaOf(DesignResourceSchema), additionalProperties: true },
+  RenderConfig: schemaOf(RenderConfigSchema),
+  UsageBucket: schemaOf(UsageBucketSchema),
+  UsageResponse: withItemsRef(schemaOf(UsageResponseSchema), 'buckets', 'UsageBucket'),
+  ApiKey: { ...schemaOf(ApiKeySchema), additionalProperties: true },
+  ApiKeyList: withItemsRef(schemaOf(ApiKeyListSchema), 'docs', 'ApiKey'),
+  CreateApiKeyRequest: schemaOf(CreateKeyBodySchema),
+  CreatedApiKey: schemaOf(CreatedApiKeySchema),
+  DeletedApiKey: {
+    type: 'object',
+    required: ['success', '_id'],
+    properties: { success: { const: true }, _id: { type: 'string', description: 'The id of the deleted key.' } },
+  },
+  ProtectedResourceMetadata: {
+    type: 'object',
+    description: 'RFC 9728 protected-resource metadata.',
+    required: ['resource', 'authorization_servers', 'scopes_supported', 'bearer_methods_supported'],
+    properties: {
+      resource: { type: 'string', format: 'uri', description: 'The resource: `{base_url}`, or `{base_url}/api/mcp` for the MCP endpoint. Tokens must be issued for it (`resource` parameter, RFC 8707).' },
+      authorization_servers: { type: 'array', items: { type: 'string', format: 'uri' }, description: 'Issuers whose tokens are accepted, e.g. `{auth_url}/org/{org}`; their metadata is at `{auth_url}/.well-known/oauth-authorization-server/org/{org}`.' },
+      scopes_supported: { type: 'array', items: { enum: [...SCOPES] } },
+      bearer_methods_supported: { type: 'array', items: { const: 'header' } },
+      resource_name: { type: 'string' },
+      resource_documentation: { type: 'string', format: 'uri', description: 'This document (`{base_url}/openapi.json`).' },
+    },
+  },
+  OAuthError: {
+    type: 'object',
+    description: 'An OAuth error (RFC 6749 §5.2, RFC 7591 §3.2.2).',
+    required: ['error'],
+    properties: {
+      error: { type: 'string', description: 'e.g. `invalid_request`, `invalid_client`, `invalid_grant`, `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unauthorized_client`, `invalid_redirect_uri`, `invalid_client_metadata`.' },
+      error_description: { type: 'string' },
+    },
+  },
+  AuthorizationServerMetadata: {
+    type: 'object',
+    description: 'RFC 8414 authorization-server metadata of one org.',
+    additionalProperties: true,
+    required: ['issuer', 'authorization_endpoint', 'token_endpoint', 'jwks_uri', 'response_types_supported', 'grant_types_supported', 'code_challenge_methods_supported', 'scopes_supported'],
+    properties: {
+      issuer: { type: 'string', format: 'uri', description: '`{auth_url}/org/{org}`.' },
+      authorization_endpoint: { type: 'string', format: 'uri', description: `\`{auth_url}${OAUTH_PATHS.authorize}\` (without \`?org=\`: the org comes from the client).` },
+      token_endpoint: { type: 'string', format: 'uri', description: `\`{auth_url}${OAUTH_PATHS.token}?org={org}\`.` },
+      registration_endpoint: { type: 'string', format: 'uri', description: `\`{auth_url}${OAUTH_PATHS.register}?org={org}\`.` },
+      revocation_endpoint: { type: 'string', format: 'uri', description: `\`{auth_url}${OAUTH_PATHS.revoke}?org={org}\`.` },
+      jwks_uri: { type: 'string', format: 'uri', description: '`{auth_url}/org/{org}/jwks.json`.' },
+      response_types_supported: { type: 'array', items: { const: 'code' } },
+      response_modes_supported: { type: 'array', items: { const: 'query' } },
+      grant_types_supported: { type: 'array', items: { enum: ['authorization_code', 'refresh_token'] } },
+      code_challenge_methods_supported: { type: 'array', items: { const: 'S256' } },
+      token_endpoint_auth_methods_supported: { type: 'array', items: { enum: ['none', 'client_secret_basic', 'client_secret_post'] } },
+      revocation_endpoint_auth_methods_supported: { type: 'array', items: { enum: ['none', 'client_secret_basic', 'client_secret_post'] } },
+      scopes_supported: { type: 'array', items: { enum: [...SCOPES] } },
+      authorization_response_iss_parameter_supported: { const: true },
+      client_id_metadata_document_supported: { type: 'boolean', description: 'Whether an https URL of a Client ID Metadata Document is accepted as `client_id`.' },
+      resource_indicators_supported: { const: true },
+      agent_auth: {
+        type: 'object',
+        description: 'Identity type `anonymous`: register at `register_uri`, bind a user at `claim_uri` (the authorization endpoint), revoke at `revocation_uri`.',
+        properties: {
+          identity_types_supported: { type: 'array', items: { const: 'anonymous' } },
+          anonymous: { type: 'object', properties: { credential_types_supported: { type: 'array', items: { const: 'oauth2_client' } } } },
+          register_uri: { type: 'string', format: 'uri' },
+          claim_uri: { type: 'string', format: 'uri' },
+          revocation_uri: { type: 'string', format: 'uri' },
+        },
+      },
+    },
+  },
+  Jwks: {
+    type: 'object',
+    description: 'The public keys (ES256, JWK) that sign the access tokens of an org.',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kty: { const: 'EC' }, crv: { const: 'P-256' }, kid: { type: 'string' }, alg: { const: 'ES256' }, use: { const: 'sig' }, x: { type: 'string' }, y: { type: 'string' } } } } },
+  },
+  ClientRegistrationRequest: {
+    type: 'object',
+    description: 'RFC 7591 client metadata.',
+    required: ['redirect_uris'],
+    properties: {
+      client_name: { type: 'string', maxLength: 200, default: 'Unnamed client', description: 'Shown on the consent page.' },
+      redirect_uris: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', format: 'uri' }, description: 'https, http on a loopback host (any port matches), or a reverse-domain private-use scheme; no fragment, no credentials.' },
+      grant_types: { type: 'array', items: { enum: ['authorization_code', 'refresh_token'] }, default: ['authorization_code'], description: 'Must include `authorization_code`; add `refresh_token` to get refresh tokens.' },
+      response_types: { type: 'array', items: { const: 'code' }, default: ['code'] },
+      token_endpoint_auth_method: { enum: ['none', 'client_secret_basic', 'client_secret_post'], default: 'client_secret_basic', description: '`none` for public clients (PKCE only); the others get a `client_secret`.' },
+      scope: { type: 'string', description: 'The scopes the client may ask for, space separated (`read`, `write`); default both.' },
+      application_type: { enum: ['web', 'native'] },
+      client_uri: { type: 'string', format: 'uri', description: 'https only.' },
+      logo_uri: { type: 'string', format: 'uri', description: 'https only.' },
+    },
+  },
+  ClientRegistrationResponse: {
+    type: 'object',
+    required: ['client_id', 'client_id_issued_at', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method'],
+    properties: {
+      client_id: { type: 'string', description: '`<org>.<random>`.' },
+      client_id_issued_at: { type: 'integer' },
+      client_secret: { type: 'string', description: 'Confidential clients only; shown once.' },
+      client_secret_expires_at: { const: 0, description: 'Confidential clients only: the secret does not expire.' },
+      client_name: { type: 'string' },
+      redirect_uris: { type: 'array', items: { type: 'string' } },
+      grant_types: { type: 'array', items: { type: 'string' } },
+      response_types: { type: 'array', items: { type: 'string' } },
+      token_endpoint_auth_method: { type: 'string' },
+      application_type: { type: 'string' },
+      scope: { type: 'string' },
+      client_uri: { type: 'string' },
+      logo_uri: { type: 'string' },
+    },
+  },
+  TokenRequest: {
+    type: 'object',
+    description: 'Form fields of the token endpoint. A confidential client authenticates with HTTP Basic or `client_secret`.',
+    required: ['grant_type'],
+    properties: {
+      grant_type: { enum: ['authorization_code', 'refresh_token'] },
+      code: { type: 'string', description: '`authorization_code`: the code from the redirect (usable once, for 60 s by default).' },
+      redirect_uri: { type: 'string', description: '`authorization_code`: the one of the authorization request.' },
+      code_verifier: { type: 'string', description: '`authorization_code`: the PKCE verifier, 43-128 characters.' },
+      refresh_token: { type: 'string', description: '`refresh_token`: the current refresh token (it rotates on every use).' },
+      scope: { type: 'string', description: '`refresh_token`: narrow the granted scopes.' },
+      resource: { type: 'string', format: 'uri', description: 'The resource of the authorization request (RFC 8707): `{base_url}` or `{base_url}/api/mcp`.' },
+      client_id: { type: 'string' },
+      client_secret: { type: 'string', description: 'With `client_secret_post`.' },
+    },
+  },
+  TokenResponse: {
+    type: 'object',
+    required: ['access_token', 'token_type', 'expires_in', 'scope'],
+    properties: {
+      access_token: { type: 'string', description: 'A JWT (RFC 9068, `typ: at+jwt`, ES256) for `Authorization: Bearer`, with the audience of the authorized resource.' },
+      token_type: { const: 'Bearer' },
+      expires_in: { type: 'integer', description: 'Seconds; 3600 by default.' },
+      scope: { type: 'string', description: 'The granted scopes, space separated.' },
+      refresh_token: { type: 'string', description: 'For clients registered with the `refresh_token` grant. Rotates on every use; a reuse after a short grace window revokes the whole sign-in.' },
+    },
+  },
+  RevocationRequest: {
+    type: 'object',
+    description: 'Form fields of RFC 7009 revocation. Revoking either token revokes the whole sign-in (its refresh and access tokens).',
+    required: ['token'],
+    properties: {
+      token: { type: 'string', description: 'An access token or a refresh token.' },
+      token_type_hint: { enum: ['access_token', 'refresh_token'], description: 'Accepted and ignored: the token is recognised by its form.' },
+      client_id: { type: 'string' },
+      client_secret: { type: 'string', description: 'With `client_secret_post`.' },
+    },
+  },
 }
 
-/** The query parameters of a render, one OpenAPI parameter per field of `RenderParamsSchema`. */
-function renderQueryParameters(): JsonSchema[] {
-  const schema = schemaOf(RenderParamsSchema) as { properties: Record<string, JsonSchema> }
+/** One optional query parameter per field of a zod object schema (`RenderParamsSchema`, `ListDesignsParamsSchema`…). */
+function queryParameters(zodSchema: ZodType): JsonSchema[] {
+  const schema = schemaOf(zodSchema) as { properties: Record<string, JsonSchema> }
   return Object.entries(schema.properties).map(([name, property]) => {
     const { description, ...rest } = property
     return { name, in: 'query', required: false, description, schema: rest }
   })
 }
+
+/** The query parameters of a render, one OpenAPI parameter per field of `RenderParamsSchema`. */
+const renderQueryParameters = () => queryParameters(RenderParamsSchema)
 
 const quotaResponseHeaders = {
   'X-Quota-Limit': { description: "Renders a month on the account's plan.", schema: { type: 'integer' } },
@@ -146,8 +350,29 @@ const commonErrors = {
   },
 }
 
+const challenge = { description: 'RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed.', schema: { type: 'string' } }
+
+/** The 401 and 403 of a bearer endpoint. */
+const bearerErrors = {
+  '401': { ...errorBody('Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which.'), headers: { 'WWW-Authenticate': challenge } },
+  '403': { ...errorBody('The token lacks the scope this operation needs (`insufficient_scope`).'), headers: { 'WWW-Authenticate': challenge } },
+}
+
+/** A JSON response of `schema` (a component name). */
+const jsonResponse = (description: string, schema: string, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: ref(schema) } } })
+
+const oauthErrorBody = (description: string, headers?: JsonSchema) => jsonResponse(description, 'OAuthError', headers)
+
+/** The scopes of the built-in authorization server, as OpenAPI describes them. */
+const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
+  read: 'Read designs, render configs, usage and the list of API keys.',
+  write: 'Create and delete render API keys.',
+}
+
 /**
- * Builds the OpenAPI 3.1 document for the given addresses.
+ * Builds the OpenAPI 3.1 document for the given addresses. It always describes the bearer
+ * endpoints and the authorization server's, whether or not this app mounts them (they need a
+ * bearer verifier, and the built-in server for the `oauth` ones); paths name their server.
  *
  * @example const doc = createOpenApiDocument({ renderUrl: 'http://localhost:3000', baseUrl: 'http://localhost:3000', authUrl: 'http://localhost:3000' })
  */
@@ -183,20 +408,67 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
     '413': errorBody('The body is larger than the limit.'),
     '422': errorBody('A remote image or font the design needs could not be fetched or decoded.'),
   }
+  const base = [{ url: addresses.baseUrl, description: '{base_url}' }]
+  const auth = [{ url: addresses.authUrl, description: '{auth_url}' }]
+  const authorizeUrl = `${addresses.authUrl}${OAUTH_PATHS.authorize}`
+  const tokenUrl = `${addresses.authUrl}${OAUTH_PATHS.token}`
+  const bearer = (scope: (typeof SCOPES)[number]) => [{ oauth2: [scope] }]
+  const pathId = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } })
+  const designPathId = pathId("The design's `_id` (from the design list), not its render code.")
+  const org = { name: 'org', in: 'path', required: true, description: 'The org id, as in the issuer `{auth_url}/org/{org}` named by the protected-resource metadata.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }
+  const orgQuery = (description: string) => ({ name: 'org', in: 'query', required: false, description, schema: { type: 'string' } })
+  const protectedResource = (resource: string, operationId: string) => ({
+    servers: base,
+    get: {
+      operationId,
+      tags: ['oauth'],
+      summary: `Protected-resource metadata (RFC 9728) of ${resource}`,
+      description: 'Where a client learns which authorization server issues tokens for this resource and which scopes exist.',
+      security: [],
+      responses: { '200': jsonResponse('The metadata (cacheable for 5 minutes).', 'ProtectedResourceMetadata') },
+    },
+  })
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Litho render service',
+      title: 'Litho API',
       version: '1.0.0',
-      description: 'Renders stored designs to png, jpeg, webp and pdf. Every render (each GET, POST and bulk item) counts as one call against the monthly plan quota.',
+      description: [
+        'Renders stored designs to png, jpeg, webp and pdf, and gives the signed-in owner their designs, render configurations, usage history and render keys. Every render (each GET, POST and bulk item) counts as one call against the monthly plan quota.',
+        '',
+        'Addresses: render endpoints (`/v1/…`, `/bulk`, `/files/…`) are relative to `{render_url}`; the design, analytics and settings endpoints and the protected-resource metadata to `{base_url}`; the authorization server to `{auth_url}`. Each path names its server.',
+        '',
+        'Credentials: render endpoints take a render key (`dma-api-key`). The design, analytics and settings endpoints take an OAuth 2.0 access token, `Authorization: Bearer <token>`, with scope `read` (reads) or `write` (key changes); they answer 401 or 403 with a `WWW-Authenticate` challenge, and CORS preflights without a token.',
+        '',
+        `Getting a token (authorization code with PKCE S256): (1) \`GET {base_url}/.well-known/oauth-protected-resource\` names the issuer \`{auth_url}/org/{org}\`; (2) \`GET {auth_url}/.well-known/oauth-authorization-server/org/{org}\` gives its endpoints; (3) register a client at \`POST {auth_url}${OAUTH_PATHS.register}?org={org}\` (RFC 7591), or use a pre-issued client id; (4) send the user to \`{auth_url}${OAUTH_PATHS.authorize}\` with \`client_id\`, \`redirect_uri\`, \`response_type=code\`, \`scope\`, \`resource\` (\`{base_url}\`), \`code_challenge\`, \`code_challenge_method=S256\` and \`state\`; (5) redeem the code at \`POST {auth_url}${OAUTH_PATHS.token}\` with \`code_verifier\`; access tokens live an hour, renew them with the \`refresh_token\` grant; (6) revoke at \`POST {auth_url}${OAUTH_PATHS.revoke}\`. Tokens are ES256 JWTs; the public keys are at \`{auth_url}/org/{org}/jwks.json\`. The \`oauth\` operations below are served by the built-in authorization server.`,
+      ].join('\n'),
     },
     servers: [{ url: addresses.renderUrl, description: '{render_url}' }],
+    tags: [
+      { name: 'render', description: 'Renders, with a render key (`{render_url}`).' },
+      { name: 'designs', description: 'The signed-in user\'s designs and their render configuration (bearer, `{base_url}`).' },
+      { name: 'analytics', description: 'Render usage over time (bearer, `{base_url}`).' },
+      { name: 'settings', description: 'Render API keys (bearer, `{base_url}`).' },
+      { name: 'oauth', description: 'Discovery and the built-in OAuth 2.1 authorization server (`{auth_url}`).' },
+    ],
     components: {
       securitySchemes: {
         renderKeyHeader: { type: 'apiKey', in: 'header', name: 'dma-api-key' },
         renderKeyQuery: { type: 'apiKey', in: 'query', name: 'dma-api-key' },
         renderKeyQueryKey: { type: 'apiKey', in: 'query', name: 'key' },
         renderKeyQueryApiKey: { type: 'apiKey', in: 'query', name: 'api-key' },
+        oauth2: {
+          type: 'oauth2',
+          description: 'OAuth 2.0 authorization code with PKCE (S256 only; required). Send `resource={base_url}` (RFC 8707) when authorizing and redeeming. Access tokens live an hour; refresh tokens rotate. Authorization-server metadata: `{auth_url}/.well-known/oauth-authorization-server/org/{org}`.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: authorizeUrl,
+              tokenUrl,
+              refreshUrl: tokenUrl,
+              scopes: SCOPE_DESCRIPTIONS,
+            },
+          },
+        },
       },
       schemas: RESPONSE_SCHEMAS,
     },
@@ -204,6 +476,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
       '/v1/{design_id}': {
         get: {
           operationId: 'renderDesign',
+          tags: ['render'],
           summary: 'Render a design (overrides in the query)',
           description: 'A GET render URL used in an image tag counts as a render.',
           security: [{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }],
@@ -212,6 +485,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
         },
         post: {
           operationId: 'renderDesignWithBody',
+          tags: ['render'],
           summary: 'Render a design (overrides in a JSON body)',
           description: 'The body is an object of overrides (dot-paths or nested). `format`, `quality`, `variation`, `delivery` and `expiresIn` may also be given in the body; the query wins. Nothing is stored unless delivery is hosted or signed.',
           security: [{ renderKeyHeader: [] }],
@@ -223,6 +497,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
       '/bulk': {
         post: {
           operationId: 'bulkRender',
+          tags: ['render'],
           summary: `Render 1-${MAX_BULK_ITEMS} items in one call`,
           description: `Each item is one render against the quota, metered all or nothing (a 429 renders nothing); a failed item is refunded and reported on its row without aborting the others. Items without a format of their own use the request's, else ${BULK_DEFAULT_FORMAT}.`,
           security: [{ renderKeyHeader: [] }, { renderKeyQuery: [] }],
@@ -237,6 +512,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
       '/files/{key}': {
         get: {
           operationId: 'getStoredFile',
+          tags: ['render'],
           summary: 'A stored render (hosted: public; signed: with exp, kid and sig)',
           description: 'Served by the app for the filesystem and Redis file stores. On S3 the URLs point at the bucket instead.',
           parameters: [
@@ -249,6 +525,226 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
             '200': { description: 'The file.', content: { 'image/*': {}, 'application/pdf': {} } },
             '403': errorBody('Private file without a valid signature, or the signed URL expired.'),
             '404': errorBody('No such file.'),
+          },
+        },
+      },
+      '/designs/v2': {
+        servers: base,
+        get: {
+          operationId: 'listDesigns',
+          tags: ['designs'],
+          summary: 'List your designs, most recently updated first',
+          security: bearer('read'),
+          parameters: queryParameters(ListDesignsParamsSchema),
+          responses: {
+            '200': jsonResponse('A page of designs.', 'PaginatedDesigns'),
+            '400': errorBody('`$page` or `$limit` is not a whole number in range (or given twice); `message` names it.'),
+            ...bearerErrors,
+          },
+        },
+      },
+      '/designs/v2/{id}': {
+        servers: base,
+        get: {
+          operationId: 'getDesign',
+          tags: ['designs'],
+          summary: 'Get one of your designs',
+          description: 'The design record (same shape as the MCP `get_design` tool): the published document in `design` (null while there is only a draft) and the unpublished `draft` when there is one.',
+          security: bearer('read'),
+          parameters: [designPathId],
+          responses: {
+            '200': jsonResponse('The design.', 'Design'),
+            ...bearerErrors,
+            '404': errorBody('No design of yours has this id (another account\'s design is not found either).'),
+          },
+        },
+      },
+      '/designs/v2/{id}/config': {
+        servers: base,
+        get: {
+          operationId: 'getRenderConfig',
+          tags: ['designs'],
+          summary: 'Get the render configuration of one of your designs',
+          description: 'The render URL, the overridable dynamic fields (`data.pure` nested, `data.flatten` as the dot-path keys renders accept) and the sizes (`master` first). Describes the published version, or the draft of a design never published (whose render URL answers 404 until it is).',
+          security: bearer('read'),
+          parameters: [designPathId],
+          responses: {
+            '200': jsonResponse('The render configuration.', 'RenderConfig'),
+            '400': errorBody('The stored design document is invalid.'),
+            ...bearerErrors,
+            '404': errorBody('No design of yours has this id.'),
+          },
+        },
+      },
+      '/analytics/api': {
+        servers: base,
+        get: {
+          operationId: 'getUsage',
+          tags: ['analytics'],
+          summary: 'Your render counts over time',
+          description: `Historical usage, not remaining quota: renders (net of refunds) per UTC bucket over \`[start, end)\`, every bucket included. Defaults: the last ${DEFAULT_USAGE_DAYS} days, by day. At most ${MAX_USAGE_BUCKETS} buckets per request.`,
+          security: bearer('read'),
+          parameters: queryParameters(UsageParamsSchema),
+          responses: {
+            '200': jsonResponse('The buckets and their total.', 'UsageResponse'),
+            '400': errorBody('`start` or `end` is not an ISO 8601 date-time, `start` is not before `end`, or `groupBy` is unknown or too fine for the range; `message` names the parameter.'),
+            ...bearerErrors,
+          },
+        },
+      },
+      '/settings/api-keys': {
+        servers: base,
+        get: {
+          operationId: 'listApiKeys',
+          tags: ['settings'],
+          summary: 'List your render API keys, newest first',
+          description: 'Never shows a key\'s secret or its hash; `prefix` helps recognise a key.',
+          security: bearer('read'),
+          parameters: queryParameters(ListKeysParamsSchema),
+          responses: {
+            '200': jsonResponse('The keys.', 'ApiKeyList'),
+            '400': errorBody('`$limit` is not a whole number from 1 to 100 (or given twice).'),
+            ...bearerErrors,
+          },
+        },
+        post: {
+          operationId: 'createApiKey',
+          tags: ['settings'],
+          summary: 'Create a render API key',
+          description: `The answer carries the secret (\`key\`) once; it is never shown again. An account holds at most ${MAX_API_KEYS} keys.`,
+          security: bearer('write'),
+          requestBody: { required: false, content: { 'application/json': { schema: ref('CreateApiKeyRequest') } } },
+          responses: {
+            '201': jsonResponse('The new key, with its secret.', 'CreatedApiKey'),
+            '400': errorBody(`The body is not a JSON object, \`name\` is invalid, or the account already holds ${MAX_API_KEYS} keys.`),
+            ...bearerErrors,
+            '413': errorBody('The body is larger than 64 KiB.'),
+          },
+        },
+      },
+      '/settings/api-keys/{id}': {
+        servers: base,
+        delete: {
+          operationId: 'deleteApiKey',
+          tags: ['settings'],
+          summary: 'Delete a render API key',
+          description: 'The key stops authenticating renders at once and is no longer listed.',
+          security: bearer('write'),
+          parameters: [pathId("The key's `_id` (from the key list).")],
+          responses: {
+            '200': jsonResponse('Deleted.', 'DeletedApiKey'),
+            ...bearerErrors,
+            '404': errorBody('No key of yours has this id.'),
+          },
+        },
+      },
+      '/.well-known/oauth-protected-resource': protectedResource('the API, `{base_url}`', 'getProtectedResourceMetadata'),
+      '/.well-known/oauth-protected-resource/api/mcp': protectedResource('the MCP endpoint, `{base_url}/api/mcp`', 'getMcpProtectedResourceMetadata'),
+      '/.well-known/oauth-authorization-server/org/{org}': {
+        servers: auth,
+        get: {
+          operationId: 'getAuthorizationServerMetadata',
+          tags: ['oauth'],
+          summary: 'Authorization-server metadata of an org (RFC 8414)',
+          security: [],
+          parameters: [org],
+          responses: {
+            '200': jsonResponse('The metadata (cacheable for 5 minutes).', 'AuthorizationServerMetadata'),
+            '404': oauthErrorBody('No such org.'),
+          },
+        },
+      },
+      '/org/{org}/jwks.json': {
+        servers: auth,
+        get: {
+          operationId: 'getJwks',
+          tags: ['oauth'],
+          summary: 'The public keys that sign the access tokens of an org',
+          security: [],
+          parameters: [org],
+          responses: {
+            '200': jsonResponse('The JWK set (cacheable for 5 minutes).', 'Jwks'),
+            '404': oauthErrorBody('No such org.'),
+          },
+        },
+      },
+      [OAUTH_PATHS.register]: {
+        servers: auth,
+        post: {
+          operationId: 'registerClient',
+          tags: ['oauth'],
+          summary: 'Register a client (RFC 7591)',
+          description: 'Dynamic client registration, open to anyone (rate-limited per address). A client unused for 90 days (by default) is forgotten; on `invalid_client` from the token endpoint, register again.',
+          security: [],
+          parameters: [orgQuery('The org to register with; may be left out when the server has one default org.')],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ClientRegistrationRequest') } } },
+          responses: {
+            '201': jsonResponse('The client: its `client_id`, and `client_secret` for a confidential client.', 'ClientRegistrationResponse'),
+            '400': oauthErrorBody('`invalid_redirect_uri` or `invalid_client_metadata` (including a body that is not JSON).'),
+            '404': oauthErrorBody('Unknown org.'),
+            '413': oauthErrorBody('The body is larger than 64 KiB.'),
+            '429': oauthErrorBody('Too many registrations from this address; retry in an hour.', { 'Retry-After': { schema: { type: 'integer' } } }),
+          },
+        },
+      },
+      [OAUTH_PATHS.authorize]: {
+        servers: auth,
+        get: {
+          operationId: 'authorize',
+          tags: ['oauth'],
+          summary: 'Start an authorization (a page for the user\'s browser)',
+          description: 'Shows the sign-in page (email and password), then the consent page naming the client, its redirect host and the scopes; their forms POST back here. Allow redirects to `redirect_uri` with `code`, `state` and `iss`; Deny with `error=access_denied`. Errors after the client and redirect URI are known good are redirects with `error`; before, an error page (never a redirect). No CORS: for top-level navigation only.',
+          security: [],
+          parameters: [
+            { name: 'client_id', in: 'query', required: true, schema: { type: 'string' } },
+            { name: 'redirect_uri', in: 'query', required: false, description: 'One of the registered ones (loopback http: any port); required when the client has several.', schema: { type: 'string' } },
+            { name: 'response_type', in: 'query', required: true, schema: { const: 'code' } },
+            { name: 'code_challenge', in: 'query', required: true, description: 'BASE64URL(SHA-256(code_verifier)), 43 characters.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
+            { name: 'code_challenge_method', in: 'query', required: true, schema: { const: 'S256' } },
+            { name: 'scope', in: 'query', required: false, description: 'Space separated; default: what the client may ask for.', schema: { type: 'string', examples: ['read write'] } },
+            { name: 'resource', in: 'query', required: false, description: 'The resource the token is for (RFC 8707): `{base_url}` (the default) or `{base_url}/api/mcp`.', schema: { type: 'string', format: 'uri' } },
+            { name: 'state', in: 'query', required: false, description: 'Returned unchanged on the redirect.', schema: { type: 'string' } },
+            { name: 'org', in: 'query', required: false, description: 'Must match the client\'s org when given.', schema: { type: 'string' } },
+            { name: 'prompt', in: 'query', required: false, description: '`none`: never show a page; redirects with `login_required` or `consent_required`.', schema: { const: 'none' } },
+          ],
+          responses: {
+            '200': { description: 'The sign-in or consent page.', content: { 'text/html': {} } },
+            '302': { description: 'Back to `redirect_uri` with `code` (or `error`, `error_description`), `state` and `iss`.', headers: { Location: { schema: { type: 'string', format: 'uri' } } } },
+            '400': { description: 'Unknown client, unregistered `redirect_uri` or unknown org: an error page.', content: { 'text/html': {} } },
+          },
+        },
+      },
+      [OAUTH_PATHS.token]: {
+        servers: auth,
+        post: {
+          operationId: 'token',
+          tags: ['oauth'],
+          summary: 'Redeem a code or a refresh token',
+          description: 'Answers with `Cache-Control: no-store`. Reusing a code revokes the tokens it issued.',
+          security: [],
+          parameters: [orgQuery('Optional; when given, it must be the client\'s org.')],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+          responses: {
+            '200': jsonResponse('The tokens.', 'TokenResponse'),
+            '400': oauthErrorBody('`invalid_request`, `invalid_grant` (code unknown, used, expired, of another client, wrong `redirect_uri` or `code_verifier`; refresh token revoked or reused), `invalid_scope`, `invalid_target`, `unauthorized_client` or `unsupported_grant_type`.'),
+            '401': oauthErrorBody('`invalid_client`: unknown client id (register again) or failed client authentication.'),
+          },
+        },
+      },
+      [OAUTH_PATHS.revoke]: {
+        servers: auth,
+        post: {
+          operationId: 'revokeToken',
+          tags: ['oauth'],
+          summary: 'Revoke a token (RFC 7009)',
+          description: 'Revokes the whole sign-in the token belongs to: its refresh tokens and, at once, its access tokens. A token that is unknown or of another client is not revoked, and the answer is the same.',
+          security: [],
+          parameters: [orgQuery('Optional.')],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } } },
+          responses: {
+            '200': { description: 'Done (or nothing to do).' },
+            '400': oauthErrorBody('`invalid_request`: no `token`, or not a form.'),
+            '401': oauthErrorBody('`invalid_client`.'),
           },
         },
       },

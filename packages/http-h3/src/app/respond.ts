@@ -14,6 +14,7 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_INVALID_DESIGN: 400,
   ERR_UNAUTHORIZED: 401,
   ERR_DESIGN_NOT_FOUND: 404,
+  ERR_KEY_NOT_FOUND: 404,
   ERR_STORE_CONFLICT: 409,
   // The request was well formed but what it points at (a remote image or font) failed.
   ERR_IMAGE_FETCH: 422,

@@ -6,13 +6,10 @@
  */
 import { parseArgs } from 'node:util'
 import { createRenderKey } from '@litho/auth-adapters'
-import type { KeyRecord } from '@litho/core/contracts'
+import { DEFAULT_KEY_NAME, LithoError, MAX_KEY_NAME_LENGTH, createApiKey } from '@litho/core'
 import { DATA_OPTION, printJson, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
 import { UsageError } from './usage-error.js'
-
-/** The account store's bound on a key name: a label, not a document. */
-const MAX_NAME_LENGTH = 200
 
 /** Runs `litho keys create`. Returns the exit code; throws UsageError (exit 2) or CommandError (exit 1). */
 export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Promise<number> {
@@ -24,25 +21,21 @@ export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Pro
   })
   if (positionals.length > 0) throw new UsageError(`keys create takes no positional arguments, received ${JSON.stringify(positionals[0])}`)
   const email = readEmail(values.email, 'keys create')
-  const name = (values.name ?? 'Default').trim()
-  if (name === '' || name.length > MAX_NAME_LENGTH) throw new UsageError(`--name: expected 1 to ${MAX_NAME_LENGTH} characters, received ${name === '' ? 'none' : `${name.length}`}`)
+  // The same rules as POST /settings/api-keys: one operation, one set of limits.
+  const name = (values.name ?? DEFAULT_KEY_NAME).trim()
+  if (name === '' || name.length > MAX_KEY_NAME_LENGTH) throw new UsageError(`--name: expected 1 to ${MAX_KEY_NAME_LENGTH} characters, received ${name === '' ? 'none' : `${name.length}`}`)
 
   return withBackends(values.data, io, async ({ accounts }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email} --password …)`)
-    const key = createRenderKey()
-    const record: KeyRecord = {
-      id: key.id,
-      userId: user.id,
-      name,
-      hash: key.hash,
-      prefix: key.displayPrefix,
-      active: true,
-      createdAt: (io.now?.() ?? new Date()).toISOString(),
-      lastUsedAt: null,
+    try {
+      const created = await createApiKey({ accounts, clock: { now: () => io.now?.() ?? new Date() } }, { account: user, name, newKey: createRenderKey })
+      await printJson(io, { id: created._id, key: created.key })
+    } catch (error) {
+      // A bad name (control characters) or the per-account limit: a message, not a stack.
+      if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_REQUEST') throw new CommandError(error.issues.map((i) => `${i.path ? `--name: ` : ''}${i.message}`).join('; ') || error.message)
+      throw error
     }
-    await accounts.createKey(record)
-    await printJson(io, { id: key.id, key: key.secret })
     return 0
   })
 }

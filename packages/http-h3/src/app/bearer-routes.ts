@@ -1,0 +1,160 @@
+/**
+ * The bearer endpoints of interface.md §4 (designs, render config, usage analytics, API keys)
+ * and the routes of the built-in authorization server, on an h3 app.
+ *
+ * @module app/bearer-routes
+ */
+import {
+  createApiKey,
+  getDesign,
+  getRenderConfig,
+  getUsage,
+  invalidRequest,
+  listApiKeys,
+  listDesigns,
+  parseCreateKeyBody,
+  parseListDesignsParams,
+  parseListKeysParams,
+  parseUsageParams,
+  revokeApiKey,
+  type Clock,
+  type PlanId,
+} from '@litho/core'
+import type { AccountStore, DesignStore, Meter } from '@litho/core/contracts'
+import { BearerVerifierUnavailableError, OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
+import { getRouterParam, type H3, type H3Event } from 'h3'
+import { BEARER_CORS_HEADERS, BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearer, type Scope } from './bearer.js'
+import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
+import { errorJson, json, toErrorResponse } from './respond.js'
+
+/** What the bearer routes need. */
+export interface BearerRouteOptions {
+  designs: DesignStore
+  accounts: AccountStore
+  meter: Meter
+  clock: Clock
+  verifier: BearerVerifier
+  /** The built-in authorization server, mounted when given. */
+  oauth?: AuthorizationServer
+  /** Issuers named by the protected-resource metadata; default: the built-in server's default org. */
+  authorizationServers?: string[]
+  baseUrl: string
+  renderUrl: string
+  /** The client's network address (for sign-in and registration rate limits), if the transport knows it. */
+  clientAddress?: (event: H3Event) => string | undefined
+  report: (error: unknown) => void
+}
+
+/** The path of the protected-resource metadata of the API (RFC 9728). */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
+
+/** Adds the bearer endpoints, the RFC 9728 documents and (with `oauth`) the authorization server. */
+export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
+  const { baseUrl, report } = options
+  const resourceMetadataUrl = `${baseUrl}${PROTECTED_RESOURCE_PATH}`
+  const services = { designs: options.designs, accounts: options.accounts, meter: options.meter, clock: options.clock }
+
+  async function authorizationServers(): Promise<string[]> {
+    if (options.authorizationServers) return options.authorizationServers
+    if (options.oauth) return [options.oauth.issuer(await options.oauth.ensureDefaultOrg())]
+    return []
+  }
+
+  /** A bearer route: CORS, the token check for `scope`, the owner's account, errors as JSON. */
+  const route = (scope: Scope, fn: (event: H3Event, account: { id: string; plan: PlanId }) => Promise<Response>) => async (event: H3Event) => {
+    try {
+      const principal = await requireBearer(event.req, { verifier: options.verifier, resource: baseUrl, resourceMetadataUrl, scope })
+      // An external issuer's `sub` may not be a Litho user id at all (`auth0|…`): no such account.
+      const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
+      if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata="${resourceMetadataUrl}"`)
+      const response = await fn(event, { id: user.id, plan: user.plan })
+      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+      return response
+    } catch (error) {
+      if (error instanceof BearerChallenge) return error.toResponse()
+      if (error instanceof BearerVerifierUnavailableError) {
+        report(error)
+        return errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { ...BEARER_CORS_HEADERS, 'retry-after': '5' })
+      }
+      const response = error instanceof BodyTooLargeError ? errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' }) : toErrorResponse(error, report)
+      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+      return response
+    }
+  }
+  const preflight = (methods: string) => () => bearerPreflight(methods)
+  const param = (event: H3Event, name: string) => getRouterParam(event, name) ?? ''
+
+  // RFC 9728: one document for the API host, one for the MCP endpoint. Never behind auth.
+  app.get(PROTECTED_RESOURCE_PATH, async () => protectedResourceMetadata({ resource: baseUrl, authorizationServers: await authorizationServers(), name: 'Litho API', documentation: `${baseUrl}/openapi.json` }))
+  app.get(`${PROTECTED_RESOURCE_PATH}/api/mcp`, async () => protectedResourceMetadata({ resource: `${baseUrl}/api/mcp`, authorizationServers: await authorizationServers(), name: 'Litho MCP' }))
+  app.options(PROTECTED_RESOURCE_PATH, preflight('GET, OPTIONS'))
+  app.options(`${PROTECTED_RESOURCE_PATH}/api/mcp`, preflight('GET, OPTIONS'))
+
+  app.options('/designs/v2', preflight('GET, OPTIONS'))
+  app.get(
+    '/designs/v2',
+    route('read', async (event, account) => json(await listDesigns(services, { account, ...parseListDesignsParams(event.url.searchParams) }))),
+  )
+  app.options('/designs/v2/:id', preflight('GET, OPTIONS'))
+  app.get(
+    '/designs/v2/:id',
+    route('read', async (event, account) => json(await getDesign(services, { account, id: param(event, 'id') }))),
+  )
+  app.options('/designs/v2/:id/config', preflight('GET, OPTIONS'))
+  app.get(
+    '/designs/v2/:id/config',
+    route('read', async (event, account) => json(await getRenderConfig(services, { account, id: param(event, 'id'), renderUrl: options.renderUrl }))),
+  )
+  app.options('/analytics/api', preflight('GET, OPTIONS'))
+  app.get(
+    '/analytics/api',
+    route('read', async (event, account) => json(await getUsage(services, { account, ...parseUsageParams(event.url.searchParams, options.clock.now()) }))),
+  )
+  app.options('/settings/api-keys', preflight('GET, POST, OPTIONS'))
+  app.get(
+    '/settings/api-keys',
+    route('read', async (event, account) => json(await listApiKeys(services, { account, ...parseListKeysParams(event.url.searchParams) }))),
+  )
+  app.post(
+    '/settings/api-keys',
+    route('write', async (event, account) => {
+      const body = await readJsonBody(event.req, 64 * 1024)
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) throw invalidRequest([{ path: 'body', message: 'expected a JSON object like {"name":"CI"}' }])
+      const { name } = parseCreateKeyBody(body ?? {})
+      return json(await createApiKey(services, { account, name, newKey: createRenderKey }), 201)
+    }),
+  )
+  app.options('/settings/api-keys/:id', preflight('DELETE, OPTIONS'))
+  app.delete(
+    '/settings/api-keys/:id',
+    route('write', async (event, account) => json(await revokeApiKey(services, { account, id: param(event, 'id') }))),
+  )
+
+  const oauth = options.oauth
+  if (oauth) {
+    const context = (event: H3Event) => ({ clientAddress: options.clientAddress?.(event) })
+    const guard = (fn: (event: H3Event) => Promise<Response>) => async (event: H3Event) => {
+      try {
+        return await fn(event)
+      } catch (error) {
+        report(error)
+        return json({ error: 'server_error', error_description: 'The server could not complete the request; try again' }, 500, { 'cache-control': 'no-store' })
+      }
+    }
+    const metadata = guard((event) => oauth.metadata(event.req, param(event, 'org')))
+    app.get('/.well-known/oauth-authorization-server/org/:org', metadata)
+    app.options('/.well-known/oauth-authorization-server/org/:org', metadata)
+    const jwks = guard((event) => oauth.jwks(event.req, param(event, 'org')))
+    app.get('/org/:org/jwks.json', jwks)
+    app.options('/org/:org/jwks.json', jwks)
+    for (const [path, handler] of [
+      [OAUTH_PATHS.register, oauth.register],
+      [OAUTH_PATHS.token, oauth.token],
+      [OAUTH_PATHS.revoke, oauth.revoke],
+    ] as const) {
+      app.all(path, guard((event) => handler(event.req, context(event))))
+    }
+    // No CORS on the authorization endpoint (RFC 9700): it is for browsers' top-level navigation.
+    app.all(OAUTH_PATHS.authorize, guard((event) => oauth.authorize(event.req, context(event))))
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * Bearer authentication of the design, analytics and settings endpoints (interface.md §5):
+ * the RFC 9728 protected-resource metadata, the 401/403 challenges of RFC 6750 that send
+ * clients to it, and CORS for browser-based clients (preflights are answered before auth).
+ *
+ * @module app/bearer
+ */
+import { BearerTokenError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
+import { json } from './respond.js'
+
+/** The scopes a bearer route may require. */
+export type Scope = 'read' | 'write'
+
+/** Headers of every bearer-route response, so browser clients can read them. */
+export const BEARER_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'WWW-Authenticate, Retry-After, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset',
+})
+
+/** The answer to a CORS preflight of a bearer route (never authenticated). */
+export function bearerPreflight(methods: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...BEARER_CORS_HEADERS,
+      'access-control-allow-methods': methods,
+      'access-control-allow-headers': 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name',
+      'access-control-max-age': '600',
+    },
+  })
+}
+
+/** A 401 or 403 whose `WWW-Authenticate` tells the client what to do. */
+export class BearerChallenge extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403,
+    message: string,
+    readonly challenge: string,
+  ) {
+    super(message)
+  }
+
+  /** The JSON response: `{ success: false, message }` with the challenge header. */
+  toResponse(): Response {
+    const code = this.status === 400 ? 'ERR_INVALID_REQUEST' : this.status === 401 ? 'ERR_UNAUTHORIZED' : 'ERR_INSUFFICIENT_SCOPE'
+    return json({ success: false, message: this.message, code }, this.status, { ...BEARER_CORS_HEADERS, 'www-authenticate': this.challenge })
+  }
+}
+
+const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`
+
+/**
+ * Checks `Authorization: Bearer …` for `resource` and `scope`.
+ *
+ * @throws BearerChallenge 401 when the token is missing, invalid, expired, revoked or for
+ * another audience; 400 when the header is not `Bearer <token>`; 403 `insufficient_scope` when
+ * the token is valid but lacks `scope`.
+ */
+export async function requireBearer(request: Request, options: { verifier: BearerVerifier; resource: string; resourceMetadataUrl: string; scope: Scope }): Promise<BearerPrincipal> {
+  const metadata = `resource_metadata=${quote(options.resourceMetadataUrl)}`
+  const header = request.headers.get('authorization')
+  const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim()) : null
+  if (!header) throw new BearerChallenge(401, 'missing credentials: send an OAuth access token as "Authorization: Bearer <token>"', `Bearer ${metadata}, scope="read write"`)
+  // RFC 6750 §3.1: a malformed request is a 400 (a Basic header, a token with spaces…).
+  if (!match) throw new BearerChallenge(400, 'invalid credentials: the Authorization header must be "Bearer <token>"', `Bearer error="invalid_request", error_description="Malformed Authorization header", ${metadata}`)
+  let principal: BearerPrincipal
+  try {
+    principal = await options.verifier.verify(match[1]!, { resource: options.resource })
+  } catch (error) {
+    if (!(error instanceof BearerTokenError)) throw error
+    throw new BearerChallenge(401, `invalid credentials: ${error.message}`, `Bearer error="invalid_token", error_description=${quote(error.message)}, ${metadata}`)
+  }
+  if (!principal.scopes.includes(options.scope)) {
+    // Ask for everything the API may need in one step-up, not one scope at a time.
+    const needed = options.scope === 'write' ? 'read write' : principal.scopes.includes('write') ? 'read write' : 'read'
+    throw new BearerChallenge(403, `insufficient scope: this endpoint needs the "${options.scope}" scope`, `Bearer error="insufficient_scope", scope=${quote(needed)}, ${metadata}`)
+  }
+  return principal
+}
+
+/** The RFC 9728 document of one resource. */
+export function protectedResourceMetadata(options: { resource: string; authorizationServers: string[]; name: string; documentation?: string }): Response {
+  return json(
+    {
+      resource: options.resource,
+      authorization_servers: options.authorizationServers,
+      scopes_supported: ['read', 'write'],
+      bearer_methods_supported: ['header'],
+      resource_name: options.name,
+      ...(options.documentation ? { resource_documentation: options.documentation } : {}),
+    },
+    200,
+    { ...BEARER_CORS_HEADERS, 'cache-control': 'public, max-age=300' },
+  )
+}
