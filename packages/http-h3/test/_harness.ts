@@ -1,5 +1,6 @@
 // An in-process Litho app on memory stores, with helpers to create accounts, keys and designs.
 import { randomBytes } from 'node:crypto'
+import { expect } from 'vitest'
 import { createRenderer, createUrlSigner, type Clock, type Renderer, type UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, UserRecord } from '@litho/core/contracts'
 import { createAuthorizationServer, createRenderKey, hashPassword, type AuthorizationServer, type AuthorizationServerOptions } from '@litho/auth-adapters'
@@ -124,6 +125,16 @@ export async function createFixture(plan: UserRecord['plan'] = 'pro'): Promise<{
   const h = await createHarness()
   const user = await h.createUser(plan)
   return { h, user, key: await h.createKey(user), code: await h.createDesign(user) }
+}
+
+/** Expects a JSON error body `{ success: false, message }` with `status`, whose message matches. */
+export async function expectError(response: Response, status: number, message: RegExp): Promise<Record<string, unknown>> {
+  expect(response.status).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  const body = (await response.json()) as Record<string, unknown>
+  expect(body.success).toBe(false)
+  expect(body.message).toMatch(message)
+  return body
 }
 
 /** The first bytes of each format. */

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
-import { RENDER_URL, SMALL_DESIGN, createHarness, type Harness } from './_harness.js'
+import { RENDER_URL, SMALL_DESIGN, createHarness, expectError, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 const HOUR = 3_600_000
@@ -25,16 +25,6 @@ const idOf = async (code: string) => (await h.designs.getByRenderCode(code))!.id
 /** A GET render with a render key in the query (interface.md §5), as an image tag would do it. */
 const render = (code: string, key: string) => h.fetch(`/v1/${code}?format=png&dma-api-key=${encodeURIComponent(key)}`)
 const postJson = (token: string, body: string, path = '/settings/api-keys') => api(path, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-
-/** Expects a JSON error body `{ success: false, message }` whose message matches. */
-async function expectError(response: Response, status: number, message: RegExp): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status)
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-  const body = (await response.json()) as Record<string, unknown>
-  expect(body.success).toBe(false)
-  expect(body.message).toMatch(message)
-  return body
-}
 
 describe('GET /designs/v2', () => {
   let user: UserRecord

@@ -1,7 +1,7 @@
 // POST {render_url}/bulk (interface.md §4 bulk, §5 render key, §7 errors, §8 limits).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
-import { createFixture, sniff, WINDOW, type Harness } from './_harness.js'
+import { createFixture, expectError, sniff, WINDOW, type Harness } from './_harness.js'
 
 let h: Harness
 let user: UserRecord
@@ -20,14 +20,6 @@ const bulk = (body: unknown, options: { query?: string; headers?: Record<string,
     body: typeof body === 'string' ? body : JSON.stringify(body),
   })
 const usage = (subject = user.id) => h.meter.usage({ subject, window: WINDOW })
-
-async function expectError(response: Response, status: number, message: RegExp): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status)
-  const body = (await response.json()) as Record<string, unknown>
-  expect(body).toMatchObject({ success: false })
-  expect(body.message).toMatch(message)
-  return body
-}
 
 describe('bulk', () => {
   it('renders every item in order: results[i] is items[i], with a summary; hosted by default', async () => {

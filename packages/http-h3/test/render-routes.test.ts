@@ -2,7 +2,7 @@
 // auth of §5, the errors of §7 and the limits of §8, against the app in-process on memory stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
-import { createFixture, sniff, WINDOW, type Harness } from './_harness.js'
+import { createFixture, expectError, sniff, WINDOW, type Harness } from './_harness.js'
 
 let h: Harness
 let user: UserRecord
@@ -19,15 +19,6 @@ const post = (body: unknown, query = '', headers: Record<string, string> = { 'dm
   h.fetch(`/v1/${code}${query}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
 const usage = () => h.meter.usage({ subject: user.id, window: WINDOW })
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer())
-
-async function expectError(response: Response, status: number, message: RegExp): Promise<Record<string, unknown>> {
-  expect(response.status).toBe(status)
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-  const body = (await response.json()) as Record<string, unknown>
-  expect(body.success).toBe(false)
-  expect(body.message).toMatch(message)
-  return body
-}
 
 describe('GET render', () => {
   it('renders jpeg by default, with its content type and the quota headers', async () => {

@@ -37,7 +37,8 @@
 import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { AuthStateCapabilities, AuthStateStore } from '@litho/core/contracts'
-import type { Redis, RedisOptions } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { closeOwnClient, createClient } from './_redis-client.js'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import { atomicFsDriver } from './_atomic-fs-driver.js'
@@ -100,7 +101,6 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
  * Options of the client the Redis store creates from `url`: the store sits on the sign-in path,
  * so while Redis is down a call should fail within about a second (as `redisMeter`).
  */
-const CLIENT_OPTIONS: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 }
 
 // --- unstorage ---
 
@@ -446,26 +446,11 @@ export function redisAuthStateStore(options: RedisAuthStateStoreOptions = {}): A
 
     async dispose(): Promise<void> {
       disposed = true
-      // Only a client the store created is closed; a client passed in belongs to the caller.
-      if (givenClient || !clientPromise) return
-      const client = await clientPromise.catch(() => undefined)
-      if (!client || client.status === 'end') return
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
-      else client.disconnect() // still connecting or retrying: quit would wait for a connection
+      await closeOwnClient(givenClient, clientPromise)
     },
   }
 }
 
-async function createClient(url: string): Promise<Redis> {
-  // Loaded at the first call so that importing this module never loads ioredis.
-  const module = (await import('ioredis')) as unknown as { Redis?: typeof Redis; default: typeof Redis }
-  const RedisClient = module.Redis ?? module.default
-  const client = new RedisClient(url, CLIENT_OPTIONS)
-  // Connection errors reach callers through the rejected commands; without a listener ioredis
-  // would also print every failed reconnect attempt.
-  client.on('error', () => {})
-  return client
-}
 
 // --- validation, the same for every factory ---
 

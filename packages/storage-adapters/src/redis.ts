@@ -38,7 +38,8 @@
  */
 import { createHash } from 'node:crypto'
 import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
-import type { Redis, RedisOptions } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { closeOwnClient, createClient } from './_redis-client.js'
 import { createMeterError, HISTORY_RETENTION_MS, HOUR_MS, hourSlot, hourStart, monthStart, parseHourSlot, wrapBackendErrors } from './_utils.js'
 import {
   assertConsumeRequest,
@@ -86,7 +87,6 @@ const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60
  * Redis is down a call should fail within about a second (4 connection attempts, 50–150 ms apart)
  * rather than wait through ioredis' default 20 attempts.
  */
-const CLIENT_OPTIONS: RedisOptions = { lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 }
 
 /**
  * KEYS: usage, ids, hours, history (the month of the hour). ARGV: amount, limit, id, expire-at
@@ -269,28 +269,13 @@ export function redisMeter(options: RedisMeterOptions = {}): Meter {
 
     async dispose(): Promise<void> {
       disposed = true
-      // Only a client the meter created is closed; a client passed in belongs to the caller.
-      if (givenClient || !clientPromise) return
-      const client = await clientPromise.catch(() => undefined)
-      if (!client || client.status === 'end') return
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect())
-      else client.disconnect() // still connecting or retrying: quit would wait for a connection
+      await closeOwnClient(givenClient, clientPromise)
     },
   }
 }
 
 // --- internal helpers ---
 
-async function createClient(url: string): Promise<Redis> {
-  // Loaded at the first call so that importing this package never loads ioredis.
-  const module = (await import('ioredis')) as unknown as { Redis?: typeof Redis; default: typeof Redis }
-  const RedisClient = module.Redis ?? module.default
-  const client = new RedisClient(url, CLIENT_OPTIONS)
-  // Connection errors reach callers through the rejected commands; without a listener ioredis
-  // would also print every failed reconnect attempt.
-  client.on('error', () => {})
-  return client
-}
 
 const shas = new Map<string, string>()
 

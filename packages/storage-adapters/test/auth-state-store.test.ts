@@ -7,12 +7,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import type { AuthStateStore } from '@litho/core/contracts'
 import { runAuthStateStoreConformance } from '@litho/testing/auth-state-store'
-import { createStorage, defineDriver, type Storage } from 'unstorage'
+import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import { describe, expect, it, vi } from 'vitest'
 // The suite's cases as data, for the control below (as packages/testing/test/meter-conformance.test.ts does for meters).
-import { authStateStoreCases, createAuthStateStoreCaseContext } from '../../testing/src/auth-state-store/auth-state-store-cases.js'
 import { fsAuthStateStore, memoryAuthStateStore, redisAuthStateStore, unstorageAuthStateStore } from '../src/auth-state-store.js'
+import { latencyStorage } from '../../testing/test/_latency-storage.js'
 import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 
 const { admin, base: redisBase } = setupRedis()
@@ -269,76 +269,3 @@ describe('auth state store', () => {
 })
 
 // --- the suite's control: a read-then-write store must fail the concurrency cases ---
-
-describe('auth state store conformance › control', () => {
-  const caseTitled = (pattern: RegExp) => {
-    const found = authStateStoreCases.filter((c) => pattern.test(c.title))
-    if (found.length !== 1) throw new Error(`expected one case matching ${pattern}, found ${found.length}`)
-    return found[0]!
-  }
-  const context = () => {
-    const store = naiveStore(latencyStorage())
-    return createAuthStateStoreCaseContext(store, () => store)
-  }
-
-  it('the concurrent swap case fails for a store that reads, then writes', async () => {
-    await expect(caseTitled(/concurrent swaps on one key/).run(context())).rejects.toThrow(/swaps saw the value before them/)
-  })
-
-  it('the concurrent swap case on an absent key fails for a store that reads, then writes', async () => {
-    await expect(caseTitled(/concurrent swaps on an absent key/).run(context())).rejects.toThrow(/swaps saw the value before them/)
-  })
-
-  it('the concurrent add case fails for a store that checks, then writes', async () => {
-    await expect(caseTitled(/concurrent adds on one key/).run(context())).rejects.toThrow(/concurrent adds returned true/)
-  })
-
-  it('runAuthStateStoreConformance refuses to skip a case that does not exist, or without a reason', () => {
-    expect(() => runAuthStateStoreConformance({ name: 'x', create: () => memoryAuthStateStore(), skip: { 'auth state store › no such case': 'typo' } })).toThrow(
-      expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' }),
-    )
-    const title = authStateStoreCases[0]!.title
-    expect(() => runAuthStateStoreConformance({ name: 'x', create: () => memoryAuthStateStore(), skip: { [title]: ' ' } })).toThrow(/Expected a reason/)
-  })
-})
-
-/** WRONG on purpose: swap and add read, then write, with awaits in between. No TTL, no validation. */
-function naiveStore(storage: Storage): AuthStateStore {
-  const path = (key: string) => encodeURIComponent(key).replace(/\./g, '%2E')
-  return {
-    name: 'naive',
-    capabilities: { persistent: false, shared: false },
-    get: async (key) => (await storage.getItem(path(key))) ?? null,
-    set: async (key, value) => storage.setItem(path(key), value as never),
-    async swap(key, value) {
-      const previous = (await storage.getItem(path(key))) ?? null
-      await storage.setItem(path(key), value as never)
-      return previous
-    },
-    async add(key, value) {
-      if (await storage.hasItem(path(key))) return false
-      await storage.setItem(path(key), value as never)
-      return true
-    },
-    async delete(key) {
-      const had = await storage.hasItem(path(key))
-      await storage.removeItem(path(key))
-      return had
-    },
-  }
-}
-
-/** unstorage memory with 1–4 ms per operation, like a network round trip. */
-function latencyStorage(): Storage {
-  const inner = memoryDriver()
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 3))
-  const latency = defineDriver(() => ({
-    name: 'memory-with-latency',
-    hasItem: async (key, options) => (await pause(), inner.hasItem(key, options)),
-    getItem: async (key) => (await pause(), inner.getItem(key)),
-    setItem: async (key, value, options) => (await pause(), inner.setItem?.(key, value, options)),
-    removeItem: async (key, options) => (await pause(), inner.removeItem?.(key, options)),
-    getKeys: async (base, options) => (await pause(), inner.getKeys(base, options)),
-  }))
-  return createStorage({ driver: latency({}) })
-}

@@ -3,11 +3,11 @@
 // cases that do not race and must FAIL the concurrency cases: the control of reliability.md
 // Q-1, reproducing hono-rate-limiter PR #68 (20 of 20 requests passed with limit 5).
 import type { Meter } from '@litho/core/contracts'
-import { createStorage, defineDriver, type Storage } from 'unstorage'
-import memoryDriver from 'unstorage/drivers/memory'
+import type { Storage } from 'unstorage'
 import { describe, expect, it } from 'vitest'
 import { runMeterConformance } from '../src/meter/index.js'
 import { createMeterCaseContext, meterCases } from '../src/meter/meter-cases.js'
+import { latencyStorage } from './_latency-storage.js'
 
 const CONCURRENT_CONSUMES = 'meter › 200 concurrent consumes against a limit of 100 grant exactly 100'
 const CONCURRENT_REFUNDS = 'meter › 100 concurrent refunds of one id give back once'
@@ -133,17 +133,3 @@ function naiveMeter(storage: Storage): Meter {
   }
 }
 
-/** unstorage memory with 1–4 ms per operation, like a network round trip. */
-function latencyStorage(): Storage {
-  const inner = memoryDriver()
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 3))
-  const latency = defineDriver(() => ({
-    name: 'memory-with-latency',
-    hasItem: async (key, options) => (await pause(), inner.hasItem(key, options)),
-    getItem: async (key) => (await pause(), inner.getItem(key)),
-    setItem: async (key, value, options) => (await pause(), inner.setItem?.(key, value, options)),
-    removeItem: async (key, options) => (await pause(), inner.removeItem?.(key, options)),
-    getKeys: async (base, options) => (await pause(), inner.getKeys(base, options)),
-  }))
-  return createStorage({ driver: latency({}) })
-}

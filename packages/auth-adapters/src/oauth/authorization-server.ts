@@ -200,6 +200,16 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     return { client }
   }
 
+  /** The common start of the token and revocation endpoints: a form POST from an authenticated client. */
+  async function readClientRequest(request: Request): Promise<Response | { client: ClientRecord; form: URLSearchParams }> {
+    if (request.method === 'OPTIONS') return preflight()
+    if (request.method !== 'POST') return oauthError('invalid_request', 'Use POST', 405, { allow: 'POST, OPTIONS' })
+    const form = await readForm(request)
+    if (!form) return oauthError('invalid_request', 'The body must be application/x-www-form-urlencoded')
+    const authenticated = await authenticateClient(request, form)
+    return 'error' in authenticated ? authenticated.error : { client: authenticated.client, form }
+  }
+
   async function revokeFamily(familyId: string): Promise<void> {
     const family = (await state.get(`family.${familyId}`)) as FamilyRecord | null
     if (family && !family.revoked) {
@@ -543,13 +553,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
 
     async token(request) {
-      if (request.method === 'OPTIONS') return preflight()
-      if (request.method !== 'POST') return oauthError('invalid_request', 'Use POST', 405, { allow: 'POST, OPTIONS' })
-      const form = await readForm(request)
-      if (!form) return oauthError('invalid_request', 'The body must be application/x-www-form-urlencoded')
-      const authenticated = await authenticateClient(request, form)
-      if ('error' in authenticated) return authenticated.error
-      const { client } = authenticated
+      const authenticated = await readClientRequest(request)
+      if (authenticated instanceof Response) return authenticated
+      const { client, form } = authenticated
       const requestedOrg = new URL(request.url).searchParams.get('org')
       if (requestedOrg !== null && client.orgId !== null && requestedOrg !== client.orgId) return oauthError('invalid_client', 'The client belongs to another org', 401)
       const grantType = form.get('grant_type')
@@ -560,12 +566,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
 
     async revoke(request) {
-      if (request.method === 'OPTIONS') return preflight()
-      if (request.method !== 'POST') return oauthError('invalid_request', 'Use POST', 405, { allow: 'POST, OPTIONS' })
-      const form = await readForm(request)
-      if (!form) return oauthError('invalid_request', 'The body must be application/x-www-form-urlencoded')
-      const authenticated = await authenticateClient(request, form)
-      if ('error' in authenticated) return authenticated.error
+      const authenticated = await readClientRequest(request)
+      if (authenticated instanceof Response) return authenticated
+      const { form } = authenticated
       const token = form.get('token')
       if (!token) return oauthError('invalid_request', 'token is required')
       const refresh = REFRESH.exec(token)

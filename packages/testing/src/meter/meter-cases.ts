@@ -74,6 +74,18 @@ function hourOf(ms: number): string {
 }
 
 /** Every case, in the order they run. */
+/** Subjects, windows and ids outside `[A-Za-z0-9_.:-]{1,200}`, with the code each must reject with. */
+const BAD_NAMES: ReadonlyArray<[string, unknown, InvalidCode]> = [
+  ['empty', '', 'ERR_INVALID_ARG_VALUE'],
+  ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
+  ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
+  ['with a brace', 'a{b}', 'ERR_INVALID_ARG_VALUE'],
+  ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
+  ['of 201 characters', 'x'.repeat(201), 'ERR_INVALID_ARG_VALUE'],
+  ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
+  ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
+]
+
 export const meterCases: readonly MeterCase[] = [
   // --- counting ---
   {
@@ -550,17 +562,7 @@ export const meterCases: readonly MeterCase[] = [
     async run({ meter, key, request }) {
       const k = key('invalid-names')
       const cases: Array<[string, () => Promise<unknown>, InvalidCode]> = []
-      const bad: Array<[string, unknown, InvalidCode]> = [
-        ['empty', '', 'ERR_INVALID_ARG_VALUE'],
-        ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a brace', 'a{b}', 'ERR_INVALID_ARG_VALUE'],
-        ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
-        ['of 201 characters', 'x'.repeat(201), 'ERR_INVALID_ARG_VALUE'],
-        ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
-        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
-      ]
-      for (const [label, value, code] of bad) {
+      for (const [label, value, code] of BAD_NAMES) {
         const v = value as string
         cases.push(
           [`consume subject ${label}`, () => meter.consume(request(k, { subject: v })), code],
@@ -610,17 +612,7 @@ export const meterCases: readonly MeterCase[] = [
       const from = new Date(lastMonthStart())
       const to = new Date(from.getTime() + DAY)
       const cases: Array<[string, () => Promise<unknown>, InvalidCode]> = []
-      const badSubjects: Array<[string, unknown, InvalidCode]> = [
-        ['empty', '', 'ERR_INVALID_ARG_VALUE'],
-        ['with a slash', 'a/b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a space', 'a b', 'ERR_INVALID_ARG_VALUE'],
-        ['with a brace', 'a{b}', 'ERR_INVALID_ARG_VALUE'],
-        ['non-ASCII', 'é', 'ERR_INVALID_ARG_VALUE'],
-        ['of 201 characters', 'x'.repeat(201), 'ERR_INVALID_ARG_VALUE'],
-        ['a number', 42, 'ERR_INVALID_ARG_TYPE'],
-        ['missing', undefined, 'ERR_INVALID_ARG_TYPE'],
-      ]
-      for (const [label, value, code] of badSubjects) cases.push([`subject ${label}`, () => meter.history({ subject: value as string, from, to }), code])
+      for (const [label, value, code] of BAD_NAMES) cases.push([`subject ${label}`, () => meter.history({ subject: value as string, from, to }), code])
       const badDates: Array<[string, unknown, InvalidCode]> = [
         ['an invalid Date', new Date(Number.NaN), 'ERR_INVALID_ARG_VALUE'],
         ['a string', '2026-11-01T00:00:00Z', 'ERR_INVALID_ARG_TYPE'],
