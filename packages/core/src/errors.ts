@@ -41,6 +41,11 @@ export type LithoErrorCode =
   | 'ERR_DESIGN_NOT_FOUND'
   /** No render key has this id for this account (unknown, deleted, or another account's). */
   | 'ERR_KEY_NOT_FOUND'
+  /**
+   * The account's plan allows no more designs (`PLANS[plan].templates`); `details` has `plan`,
+   * `limit` and `count`. Deleting a design or moving to a larger plan makes room.
+   */
+  | 'ERR_TEMPLATE_LIMIT'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

@@ -11,7 +11,7 @@ import type { AuthorizationServer } from '@litho/auth-adapters'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
 import { errorJson } from './app/respond.js'
-import { createBackends, type LithoBackends } from './backends.js'
+import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
 
 /** Options of {@link startLithoServer}. */
@@ -64,6 +64,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const host = options.host ?? '127.0.0.1'
   const log = options.log ?? ((line: string) => console.log(line))
   const env = options.env ?? process.env
+  // Checked before anything starts, so a mistake costs nothing to clean up.
+  const mcpAllowedOrigins = env.LITHO_MCP_ALLOWED_ORIGINS ? readOrigins(env.LITHO_MCP_ALLOWED_ORIGINS) : undefined
 
   // The port must be known before the file URLs are: listen first, serve once ready.
   const server: Server = createServer()
@@ -100,6 +102,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     renderUrl: url,
     oauth: auth.oauth,
     trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',
+    ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     onError,
   })
   const app = new H3()
@@ -132,4 +135,21 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
       await backends!.dispose()
     })())
   return { url, port, backends, pool, oauth: auth.oauth, orgId: auth.orgId, close }
+}
+
+/** `LITHO_MCP_ALLOWED_ORIGINS`: comma-separated origins of browser pages that may call `/api/mcp`. */
+function readOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      try {
+        const url = new URL(o)
+        if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http')
+        return url.origin
+      } catch {
+        throw new ConfigError(`LITHO_MCP_ALLOWED_ORIGINS: ${JSON.stringify(o)} is not an http(s) origin like https://inspector.example.com`)
+      }
+    })
 }

@@ -26,6 +26,7 @@ import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/co
 import { createRenderKeyAuthenticator, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
 import { mountBearerRoutes } from './bearer-routes.js'
+import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
@@ -68,6 +69,8 @@ export interface LithoAppOptions {
   bearer?: BearerVerifier
   /** Issuers the protected-resource metadata names. @default the built-in server's default org */
   authorizationServers?: string[]
+  /** Origins of browser pages (besides `{base_url}`'s own) allowed to call `/api/mcp`, e.g. an MCP inspector's. @default none */
+  mcpAllowedOrigins?: string[]
   /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
   trustProxy?: boolean
   /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */
@@ -82,7 +85,8 @@ const DEFAULT_MAX_BODY = 2 * 1024 * 1024
  * `GET /openapi.json`; with a bearer verifier (`oauth` or `bearer`) also `GET /designs/v2`,
  * `GET /designs/v2/:id`, `GET /designs/v2/:id/config`, `GET /analytics/api`,
  * `GET|POST /settings/api-keys`, `DELETE /settings/api-keys/:id` and the RFC 9728 documents
- * under `/.well-known/oauth-protected-resource`; with `oauth` the authorization server's routes.
+ * under `/.well-known/oauth-protected-resource`, and the MCP endpoint `/api/mcp`; with `oauth` the
+ * authorization server's routes.
  *
  * @example
  * import { H3, serve } from 'h3'
@@ -172,6 +176,17 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       baseUrl,
       renderUrl,
       clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
+      report,
+    })
+    mountMcpRoute(app, {
+      designs: options.designs,
+      accounts: options.accounts,
+      renderer: options.renderer,
+      clock,
+      verifier,
+      baseUrl,
+      renderUrl,
+      ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
       report,
     })
   }

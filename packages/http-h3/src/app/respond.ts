@@ -15,6 +15,7 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_UNAUTHORIZED: 401,
   ERR_DESIGN_NOT_FOUND: 404,
   ERR_KEY_NOT_FOUND: 404,
+  ERR_TEMPLATE_LIMIT: 403,
   ERR_STORE_CONFLICT: 409,
   // The request was well formed but what it points at (a remote image or font) failed.
   ERR_IMAGE_FETCH: 422,

@@ -1,0 +1,87 @@
+/**
+ * `{base_url}/api/mcp`: the MCP endpoint (Streamable HTTP, stateless), on the official MCP
+ * TypeScript SDK's web-standard handler. It serves the current protocol revision and 2025-era
+ * clients (the initialize handshake) from one per-request server factory.
+ *
+ * Order per request: CORS preflight (never authenticated) → Origin check (browsers only: 403
+ * for a page of another origin) → bearer token for the MCP resource (401 with
+ * `resource_metadata` of the MCP's own protected-resource document) → the SDK, whose per-tool scope challenge answers 403 `insufficient_scope`
+ * when a `read` token calls a changing tool.
+ *
+ * @module mcp/mcp-route
+ */
+import type { Clock, Renderer } from '@litho/core'
+import type { AccountStore, DesignStore } from '@litho/core/contracts'
+import type { BearerVerifier } from '@litho/auth-adapters'
+import { BearerVerifierUnavailableError } from '@litho/auth-adapters'
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
+import type { H3 } from 'h3'
+import { BEARER_CORS_HEADERS, BearerChallenge, bearerPreflight, requireBearer } from '../app/bearer.js'
+import { errorJson, json } from '../app/respond.js'
+import { createLithoMcpServer } from './tools.js'
+
+/** The path of the MCP endpoint, relative to `{base_url}`. */
+export const MCP_PATH = '/api/mcp'
+
+/** What the MCP endpoint needs. */
+export interface McpRouteOptions {
+  designs: DesignStore
+  accounts: AccountStore
+  renderer: Pick<Renderer, 'render'>
+  clock: Clock
+  verifier: BearerVerifier
+  baseUrl: string
+  renderUrl: string
+  /** Origins (besides `{base_url}`'s own) whose browser pages may call the endpoint. */
+  allowedOrigins?: string[]
+  report: (error: unknown) => void
+}
+
+/** Mounts `POST|GET|DELETE|OPTIONS /api/mcp`. */
+export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
+  const resource = `${options.baseUrl}${MCP_PATH}`
+  const resourceMetadataUrl = `${options.baseUrl}/.well-known/oauth-protected-resource${MCP_PATH}`
+  const origins = new Set([new URL(options.baseUrl).origin, ...(options.allowedOrigins ?? []).map((o) => new URL(o).origin)])
+  const handler = createMcpHandler(
+    async ({ authInfo }) => {
+      const userId = String(authInfo?.extra?.userId ?? '')
+      const user = await options.accounts.getUser(userId)
+      // requireBearer ran first and the user existed a moment ago; a deleted account gets no tools.
+      return createLithoMcpServer({ designs: options.designs, renderer: options.renderer, clock: options.clock, renderUrl: options.renderUrl, account: { id: userId, plan: user?.plan ?? 'free' } }, options.report)
+    },
+    // 'auto': one JSON body unless a tool emits notifications first (then SSE).
+    { onerror: (error) => options.report(error) },
+  )
+
+  app.all(MCP_PATH, async (event) => {
+    const request = event.req
+    const withCors = (response: Response) => {
+      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+      return response
+    }
+    if (request.method === 'OPTIONS') return bearerPreflight('GET, POST, DELETE, OPTIONS')
+    // Streamable HTTP (2026-07-28): a browser's Origin must be one we serve (DNS rebinding), checked first.
+    const origin = request.headers.get('origin')
+    if (origin !== null && !origins.has(origin)) return withCors(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
+    try {
+      const principal = await requireBearer(request, { verifier: options.verifier, resource, resourceMetadataUrl, scope: 'read' })
+      const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
+      if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata="${resourceMetadataUrl}"`)
+      const authInfo: AuthInfo = {
+        token: '',
+        clientId: principal.clientId,
+        scopes: principal.scopes,
+        expiresAt: Math.floor(principal.expiresAt.getTime() / 1000),
+        resource: new URL(resource),
+        resourceMetadataUrl,
+        extra: { userId: user.id },
+      }
+      return withCors(await handler.fetch(request, { authInfo }))
+    } catch (error) {
+      if (error instanceof BearerChallenge) return error.toResponse()
+      if (error instanceof BearerVerifierUnavailableError) return withCors(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
+      options.report(error)
+      return withCors(errorJson(500, 'internal error', { code: 'ERR_INTERNAL' }))
+    }
+  })
+}
