@@ -34,7 +34,7 @@ import type { RenderResult } from '../render/render-document.js'
 import type { Renderer } from '../render/renderer.js'
 import type { RenderWarning } from '../render/types.js'
 import { STORE_ID, type BearerAccount } from './bearer-services.js'
-import type { DesignResource } from './designs.js'
+import { isPresent, loadOwnDesign, notFound, toDesignResource as toResource, type DesignResource } from './designs.js'
 import { invalidRequest } from './params.js'
 import { expected, wholeNumber } from './query.js'
 import { clockOf } from './services.js'
@@ -977,28 +977,6 @@ function escapeRegExp(text: string): string {
 // Records
 
 /** The design `id` when `account` owns it; otherwise "not found", whatever the reason. */
-async function loadOwnDesign(services: { designs: Pick<DesignStore, 'get'> }, account: BearerAccount, id: string): Promise<DesignRecord> {
-  const record = typeof id === 'string' && STORE_ID.test(id) ? await services.designs.get(id) : null
-  if (record === null || record.ownerId !== account.id) throw notFound(id)
-  return record
-}
-
-function notFound(id: string, message = `no design has the id ${JSON.stringify(String(id).slice(0, 64))}`): LithoError {
-  return new LithoError('ERR_DESIGN_NOT_FOUND', message, { details: { id: String(id).slice(0, 64) } })
-}
-
-/** The record as `getDesign` returns it. */
-function toResource(record: DesignRecord): DesignResource {
-  return {
-    _id: record.id,
-    name: record.name,
-    renderCode: record.renderCode,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    design: isPresent(record.design) ? (record.design as Json) : null,
-    ...(isPresent(record.draft) ? { draft: record.draft as Json } : {}),
-  }
-}
 
 /** `d_` and 12 random base64url characters. */
 function newDesignId(): string {
@@ -1017,4 +995,3 @@ function isPlainObject(value: unknown): value is Json {
   return proto === Object.prototype || proto === null
 }
 
-const isPresent = (value: unknown): boolean => value !== null && value !== undefined

@@ -10,7 +10,7 @@
  * @module service/designs
  */
 import * as z from 'zod'
-import type { DesignRecord } from '../contracts/design-store.js'
+import type { DesignRecord, DesignStore } from '../contracts/design-store.js'
 import { getDynamicData } from '../design/dynamic-fields.js'
 import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import { listVariations } from '../design/variations.js'
@@ -162,7 +162,11 @@ export async function listDesigns(services: Pick<BearerServices, 'designs'>, req
  * @example const record = await getDesign(services, { account: { id: 'u_1' }, id: 'd_7Hq2' })
  */
 export async function getDesign(services: Pick<BearerServices, 'designs'>, request: { account: BearerAccount; id: string }): Promise<DesignResource> {
-  const record = await loadOwnDesign(services, request.account, request.id)
+  return toDesignResource(await loadOwnDesign(services, request.account, request.id))
+}
+
+/** A stored record as `getDesign` returns it (internal: shared with the authoring operations). */
+export function toDesignResource(record: DesignRecord): DesignResource {
   return {
     _id: record.id,
     name: record.name,
@@ -201,15 +205,17 @@ export async function getRenderConfig(services: Pick<BearerServices, 'designs'>,
   }
 }
 
-/** The design `id` when `account` owns it; otherwise "not found", whatever the reason. */
-async function loadOwnDesign(services: Pick<BearerServices, 'designs'>, account: BearerAccount, id: string): Promise<DesignRecord> {
+/** The design `id` when `account` owns it; otherwise "not found", whatever the reason (internal). */
+export async function loadOwnDesign(services: { designs: Pick<DesignStore, 'get'> }, account: BearerAccount, id: string): Promise<DesignRecord> {
   const record = typeof id === 'string' && STORE_ID.test(id) ? await services.designs.get(id) : null
   if (record === null || record.ownerId !== account.id) throw notFound(id)
   return record
 }
 
-function notFound(id: string, message = `no design has the id ${JSON.stringify(String(id).slice(0, 64))}`): LithoError {
+/** The "no such design" error, never telling whether it exists for someone else (internal). */
+export function notFound(id: string, message = `no design has the id ${JSON.stringify(String(id).slice(0, 64))}`): LithoError {
   return new LithoError('ERR_DESIGN_NOT_FOUND', message, { details: { id: String(id).slice(0, 64) } })
 }
 
-const isPresent = (value: unknown): boolean => value !== null && value !== undefined
+/** Neither null nor undefined (internal). */
+export const isPresent = (value: unknown): boolean => value !== null && value !== undefined
