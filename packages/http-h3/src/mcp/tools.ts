@@ -79,8 +79,9 @@ export function toolError(error: unknown): CallToolResult {
     lines.push('', 'Fix each of these and call again:')
     for (const issue of error.issues) lines.push(`- ${issue.path || '(root)'}: ${issue.message}`)
   }
+  // The list of valid values, unless an issue line already names them.
   const available = (error.details as { available?: unknown }).available
-  if (Array.isArray(available)) lines.push('', `Available: ${available.join(', ')}`)
+  if (Array.isArray(available) && error.issues.length === 0) lines.push('', `Available: ${available.join(', ')}`)
   return { isError: true, content: [{ type: 'text', text: lines.join('\n') }], structuredContent: { code: error.code, message: error.message, issues: error.issues } }
 }
 
