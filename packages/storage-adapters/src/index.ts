@@ -3,7 +3,8 @@
  * subpath (`@litho/storage-adapters/memory`, `/fs`, `/redis`); and the design stores, one
  * implementation over unstorage (`@litho/storage-adapters/design-store`); and the account stores,
  * likewise (`@litho/storage-adapters/account-store`); and the auth state stores of the OAuth
- * server (`@litho/storage-adapters/auth-state-store`).
+ * server (`@litho/storage-adapters/auth-state-store`); and the export-job stores and queues
+ * (`@litho/storage-adapters/job-store`, `/job-queue`).
  *
  * @module @litho/storage-adapters
  */
@@ -59,3 +60,26 @@ export {
   type RedisFileStoreOptions,
   type S3FileStoreOptions,
 } from './file-store.js'
+
+/** Export-job records on any unstorage instance, e.g. `unstorageJobStore({ storage })`; and on memory, files or Redis, e.g. `redisJobStore({ url })`. */
+export {
+  fsJobStore,
+  memoryJobStore,
+  redisJobStore,
+  unstorageJobStore,
+  type FsJobStoreOptions,
+  type RedisJobStoreOptions,
+  type UnstorageJobStoreOptions,
+} from './job-store.js'
+
+/** Durable job queues: `memoryJobQueue()` (tests), `fsJobQueue({ dir })` (one process), `bullmqJobQueue({ url })` (BullMQ on Redis, loaded at the first call). */
+export {
+  bullmqJobQueue,
+  fsJobQueue,
+  memoryJobQueue,
+  type BullmqJobQueueOptions,
+  type CommonJobQueueOptions,
+  type FsJobQueueOptions,
+  type JobQueueErrorHandler,
+  type MemoryJobQueueOptions,
+} from './job-queue.js'

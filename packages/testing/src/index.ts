@@ -12,4 +12,5 @@ export { syntheticPhoto, syntheticPhotoDataUri } from './fixtures/photo.js'
 export { linkPreview, poster, referenceDesigns, socialCard, worstCase } from './fixtures/designs.js'
 
 // Conformance suites live in subpaths (they load vitest): '@litho/testing/meter', '/design-store',
-// '/account-store', '/file-store', '/auth-state-store' (runAuthStateStoreConformance).
+// '/account-store', '/file-store', '/auth-state-store' (runAuthStateStoreConformance), '/job-queue'
+// (runJobStoreConformance, runJobQueueConformance).

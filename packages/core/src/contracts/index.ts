@@ -11,3 +11,4 @@ export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js
 export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'
 export type { Clock } from './clock.js'
+export type { JobOutcome, JobQueue, JobQueueStartOptions, JobRecord, JobStatus, JobStore, QueuedJob, WebhookAttempt } from './job-queue.js'

@@ -1,0 +1,110 @@
+/**
+ * The job ports: durable export-job records, and the queue that runs them.
+ *
+ * @module contracts/job-queue
+ */
+
+/** The states of an export job; transitions: queued → processing → succeeded | failed (processing → queued on a retry). */
+export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed'
+
+/** One attempt to deliver a completion webhook. */
+export interface WebhookAttempt {
+  /** ISO 8601 time the attempt started. */
+  at: string
+  /** The HTTP status of the answer, when there was one. */
+  status?: number
+  /** Why it failed without a status (timeout, refused address, connection error…). */
+  error?: string
+}
+
+/** A durable export job, as stored. */
+export interface JobRecord {
+  /** `[A-Za-z0-9_-]{1,64}`, e.g. `exp_3Jx9Qm2LpZ7a` (the `exportId`). */
+  id: string
+  /** The owning account. */
+  ownerId: string
+  /** The design's `_id`. */
+  designId: string
+  status: JobStatus
+  /** What to do: opaque to the store (the export's delivery, parameters and overrides). JSON. */
+  request: Record<string, unknown>
+  /** Runs started so far (1 on the first run). */
+  attempts: number
+  /** ISO 8601 timestamps, set by the caller. */
+  createdAt: string
+  updatedAt: string
+  startedAt?: string
+  finishedAt?: string
+  /** When succeeded: what was produced (URL, expiresAt, format, file). JSON. */
+  result?: Record<string, unknown>
+  /** When failed: an error a user can act on. */
+  error?: { code: string; message: string }
+  /** The completion webhook, when one was asked for. */
+  webhook?: { url: string; state: 'pending' | 'delivered' | 'failed'; attempts: WebhookAttempt[]; nextAttemptAt?: string }
+}
+
+/**
+ * Stores job records. Every implementation passes the job-store suite of `@litho/testing`.
+ *
+ * Behaviour:
+ * - "Not found" is `null` (get) or `false` (update), never an error.
+ * - Records come back as stored, as copies.
+ * - `create` rejects with a LithoError `ERR_STORE_CONFLICT` when the id is taken.
+ * - `update` replaces the record (last write wins); only the worker running a job writes it,
+ *   and the caller serialises its own writes.
+ * - Invalid arguments reject with coded TypeErrors; backend failures with `ERR_STORAGE`.
+ */
+export interface JobStore {
+  readonly name: string
+  create(record: JobRecord): Promise<void>
+  get(id: string): Promise<JobRecord | null>
+  update(record: JobRecord): Promise<boolean>
+  dispose?(): Promise<void>
+}
+
+/** A job as the queue hands it to the handler. */
+export interface QueuedJob {
+  /** The job id (same as the record's). */
+  id: string
+  /** 1 on the first run, 2 on the first retry… */
+  attempt: number
+}
+
+/** How a handler ends a run. */
+export type JobOutcome =
+  /** Done (succeeded or failed for good): never run again. */
+  | { done: true }
+  /** A transient failure: run again after `delayMs` (the queue may cap the number of runs). */
+  | { retryInMs: number }
+
+/** Options of {@link JobQueue.start}. */
+export interface JobQueueStartOptions {
+  /** Jobs run at once by this process. */
+  concurrency: number
+}
+
+/**
+ * Runs jobs durably. Every implementation passes the job-queue suite of `@litho/testing`.
+ *
+ * Behaviour:
+ * - `enqueue` persists the job before it resolves: after a crash or restart the job still runs.
+ * - Each job is handed to one handler at a time, on one instance or on many sharing a backend.
+ * - A job whose run did not finish (the process died, or was stopped with the job in flight) is
+ *   run again, by this process after a restart or by another instance: at-least-once delivery.
+ *   Handlers make their effects idempotent (the record's status tells a re-run what is done).
+ * - `{ retryInMs }` runs the job again no sooner than that; a handler that throws counts as
+ *   a retry after the queue's own backoff. `{ done: true }` ends it.
+ * - `close()` stops taking jobs and waits for runs in flight (up to the queue's timeout); a
+ *   job cut off then is run again later.
+ */
+export interface JobQueue {
+  readonly name: string
+  /** What this queue guarantees beyond the contract. */
+  readonly capabilities: { persistent: boolean; shared: boolean }
+  /** Adds a job, to run as soon as a handler is free (or no sooner than `delayMs`). */
+  enqueue(job: { id: string; delayMs?: number }): Promise<void>
+  /** Starts handing jobs to `handler`. Call once. */
+  start(handler: (job: QueuedJob) => Promise<JobOutcome>, options: JobQueueStartOptions): void
+  /** Stops taking jobs and waits for runs in flight; releases connections. */
+  close(): Promise<void>
+}
