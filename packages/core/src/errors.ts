@@ -46,6 +46,8 @@ export type LithoErrorCode =
    * `limit` and `count`. Deleting a design or moving to a larger plan makes room.
    */
   | 'ERR_TEMPLATE_LIMIT'
+  /** No export job has this id (for this account). */
+  | 'ERR_EXPORT_NOT_FOUND'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

@@ -207,3 +207,55 @@ export {
   type UpdateDesignInput,
   type UpdateDesignRequest,
 } from './service/authoring.js'
+// The synchronous export operations (interface.md §4, "Export endpoints")
+export {
+  EXPORT_DEFAULT_FORMAT,
+  EXPORT_PARAM_NAMES,
+  EXPORT_RESERVED_KEYS,
+  ExportParamsSchema,
+  exportDesign,
+  exportOverrides,
+  parseExportParams,
+  type ExportDelivery,
+  type ExportDesignRequest,
+  type ExportDesignResult,
+  type ExportParams,
+  type ExportResultBody,
+  type ExportServices,
+  type ExportSource,
+} from './service/export-design.js'
+
+// Completion webhooks: signed delivery under the network policy, the retry schedule, per-user secrets
+export {
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_RETRY_SCHEDULE_MS,
+  WEBHOOK_SECRET_PREFIX,
+  WEBHOOK_USER_AGENT,
+  createWebhookSecrets,
+  createWebhookSender,
+  generateWebhookSecret,
+  isWebhookSecret,
+  nextWebhookDelay,
+  webhookSecretKey,
+  webhookUrlProblem,
+  type WebhookDelivery,
+  type WebhookFailureReason,
+  type WebhookSecrets,
+  type WebhookSendRequest,
+  type WebhookSender,
+  type WebhookSenderOptions,
+} from './webhooks/index.js'
+// Export jobs and their completion webhooks
+export {
+  EXPORT_JOB_MAX_RUNS,
+  createExportJobHandler,
+  enqueueExportJob,
+  exportPollPath,
+  getExportJob,
+  parseExportJobRequest,
+  webhookPayload,
+  type ExportJobAck,
+  type ExportJobRequest,
+  type ExportJobServices,
+  type ExportJobView,
+} from './service/export-jobs.js'

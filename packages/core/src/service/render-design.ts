@@ -11,8 +11,8 @@
 import type { OverrideInput } from '../design/overrides.js'
 import { meterRenders, refundRenders } from '../quota/meter-renders.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
-import { DEFAULT_EXPIRES_IN_MINUTES, type RenderParams } from './params.js'
-import { loadPublishedDesign, newId, prepareRender } from './prepare-render.js'
+import { DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
+import { loadPublishedDesign, newId, prepareRender, type PreparedRender } from './prepare-render.js'
 import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
 import { storeRender } from './store-render.js'
 
@@ -57,22 +57,54 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
   const { account, params } = request
   const design = await loadPublishedDesign(services.designs, account.id, request.renderCode)
   const prepared = prepareRender(design, request.overrides, params.variation)
+  return renderPrepared(services, {
+    account,
+    prepared,
+    format: params.format ?? 'jpeg',
+    quality: params.quality ?? 80,
+    delivery: params.delivery ?? 'stream',
+    expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
+  })
+}
 
+/** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'renderer' | 'clock'>
+
+/** A prepared render with its output options resolved (defaults applied by the caller). */
+export interface RenderPreparedRequest {
+  account: RenderAccount
+  prepared: PreparedRender
+  format: OutputFormat
+  quality: number
+  delivery: Delivery
+  /** Signed delivery only. */
+  expiresInMinutes: number
+}
+
+/**
+ * The metered half of a render, shared by renders and exports (internal): consume one render,
+ * render, deliver (bytes, or a stored file and its URL); on any failure after consuming,
+ * refund exactly once and rethrow.
+ *
+ * @throws LithoError `ERR_QUOTA_EXCEEDED` (nothing rendered, nothing consumed), or what the
+ * renderer or the file store threw (refunded).
+ */
+export async function renderPrepared(services: RenderDeliveryServices, request: RenderPreparedRequest): Promise<RenderDesignResult> {
+  const { account, prepared, delivery } = request
   const now = clockOf(services).now()
   const renderId = newId('r')
   const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: renderId, now })
   const quota: QuotaState = { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt }
   try {
-    const result = await services.renderer.render(prepared.document, { format: params.format ?? 'jpeg', quality: params.quality ?? 80, variation: prepared.variation })
+    const result = await services.renderer.render(prepared.document, { format: request.format, quality: request.quality, variation: prepared.variation })
     const warnings = [...prepared.warnings, ...result.warnings]
-    const delivery = params.delivery ?? 'stream'
     if (delivery === 'stream')
       return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }
     const stored = await storeRender(services.files, result, {
       accountId: account.id,
       renderId,
       delivery,
-      expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
+      expiresInMinutes: request.expiresInMinutes,
       now: clockOf(services).now(),
     })
     const body: RenderResultBody = {

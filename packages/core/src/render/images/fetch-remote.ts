@@ -255,7 +255,8 @@ function resolveFetchLimits(limits: Partial<FetchLimits> | undefined): FetchLimi
   return resolved
 }
 
-function findCause<T extends object>(error: unknown, match: (cause: object) => cause is T): T | undefined {
+/** The first error in `error`'s cause chain that `match` accepts (internal: shared with the webhook sender). */
+export function findCause<T extends object>(error: unknown, match: (cause: object) => cause is T): T | undefined {
   let current: unknown = error
   // Causes nest a few levels (ofetch FetchError → TypeError('fetch failed') → ours); bound the
   // walk so a cyclic cause chain cannot loop.
@@ -266,8 +267,8 @@ function findCause<T extends object>(error: unknown, match: (cause: object) => c
   return undefined
 }
 
-/** Echoes a short server- or user-supplied token (a scheme, an encoding, an error code) safely. */
-function describeToken(token: string): string {
+/** Echoes a short server- or user-supplied token (a scheme, an encoding, an error code) safely (internal). */
+export function describeToken(token: string): string {
   const clean = token.replace(/[^\w.:+-]/g, '')
   return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean
 }

@@ -1,0 +1,336 @@
+/**
+ * Durable export jobs (`POST /designs/v2/{id}/export/jobs`, `GET /analytics/exports/{id}`) and
+ * their completion webhooks, transport-free.
+ *
+ * - **Enqueue:** the request is validated and the design prepared (bad input costs nothing),
+ *   one render is consumed (429 when the quota is used up), the job record is stored
+ *   (`queued`) and handed to the queue.
+ * - **Run** ({@link createExportJobHandler}): `queued → processing → succeeded | failed`. A
+ *   transient failure (render queue full, storage down) goes back to `queued` and is retried,
+ *   at most {@link EXPORT_JOB_MAX_RUNS} runs; a job that ends `failed` is refunded exactly once.
+ *   A run that was cut off (crash, stop) is run again; a job already finished is never
+ *   rendered again, so it completes exactly once.
+ * - **Webhook:** when the job has a `webhookUrl`, the finished job is POSTed to it, signed
+ *   (Standard Webhooks), retried on the {@link WEBHOOK_RETRY_SCHEDULE_MS} schedule; every
+ *   attempt is recorded on the job. Delivery is at-least-once.
+ *
+ * @module service/export-jobs
+ */
+import type { DesignStore } from '../contracts/design-store.js'
+import type { FileStore } from '../contracts/file-store.js'
+import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
+import type { Meter } from '../contracts/meter.js'
+import { LithoError } from '../errors.js'
+import { meterRenders, refundRenders } from '../quota/meter-renders.js'
+import type { PlanId } from '../quota/plans.js'
+import { quotaWindow } from '../quota/window.js'
+import type { NetworkPolicy } from '../render/images/network-policy.js'
+import type { Renderer } from '../render/renderer.js'
+import { WEBHOOK_RETRY_SCHEDULE_MS, nextWebhookDelay } from '../webhooks/retry-schedule.js'
+import type { WebhookSecrets } from '../webhooks/secrets.js'
+import { webhookUrlProblem, type WebhookSender } from '../webhooks/sender.js'
+import { STORE_ID } from './bearer-services.js'
+import { EXPORT_DEFAULT_FORMAT, exportOverrides, parseExportParams, prepareExport, type ExportParams } from './export-design.js'
+import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
+import { newId } from './prepare-render.js'
+import { clockOf, type QuotaState } from './services.js'
+import { storeRender } from './store-render.js'
+import type { Clock } from '../contracts/clock.js'
+
+/** Runs of one job (the first and two retries of transient failures). */
+export const EXPORT_JOB_MAX_RUNS = 3
+
+/** The ports export jobs run over. */
+export interface ExportJobServices {
+  designs: Pick<DesignStore, 'get'>
+  files: FileStore
+  meter: Meter
+  renderer: Pick<Renderer, 'render'>
+  jobs: JobStore
+  queue: Pick<JobQueue, 'enqueue'>
+  clock?: Clock
+  /** Completion webhooks; without them a `webhookUrl` is refused. */
+  webhooks?: {
+    sender: WebhookSender
+    secrets: WebhookSecrets
+    /** The address rules of webhook URLs (the same as remote images). */
+    policy: NetworkPolicy
+    /** @default WEBHOOK_RETRY_SCHEDULE_MS */
+    scheduleMs?: readonly number[]
+  }
+  /** Delay before retrying a transient failure: `baseRetryMs · 2^(run-1)`. @default 2000 */
+  baseRetryMs?: number
+}
+
+/** What an export job does, as stored in its record's `request`. */
+export interface ExportJobRequest {
+  delivery: 'hosted' | 'signed'
+  params: ExportParams
+  overrides: Record<string, unknown>
+  webhookUrl?: string
+}
+
+/** The 202 body (interface.md §2, export job acknowledgement). */
+export interface ExportJobAck {
+  success: true
+  exportId: string
+  status: 'queued'
+  pollUrl: string
+}
+
+/** The path of the polling endpoint of an export. */
+export const exportPollPath = (exportId: string): string => `/analytics/exports/${exportId}`
+
+/**
+ * Reads an export-job request: the export parameters (query wins over body), `delivery`
+ * (required: `hosted` or `signed`; query or body), `expiresIn` only with `signed`, and
+ * `webhookUrl` (body or query). The rest of the body are overrides.
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` naming the parameter.
+ */
+export function parseExportJobRequest(query: URLSearchParams, body?: unknown): ExportJobRequest {
+  const params = parseExportParams(query, body)
+  const fromBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  const delivery = query.get('delivery') ?? fromBody.delivery
+  if (delivery !== 'hosted' && delivery !== 'signed')
+    throw invalidRequest([{ path: 'delivery', message: `required: "hosted" (a public URL) or "signed" (an expiring URL), received ${delivery === undefined ? 'nothing' : JSON.stringify(delivery)}` }])
+  if (delivery === 'hosted' && (query.has('expiresIn') || fromBody.expiresIn !== undefined))
+    throw invalidRequest([{ path: 'expiresIn', message: 'applies only to delivery "signed"; a hosted URL does not expire' }])
+  const webhookUrl = query.get('webhookUrl') ?? fromBody.webhookUrl
+  if (webhookUrl !== undefined && webhookUrl !== null && (typeof webhookUrl !== 'string' || webhookUrl.length === 0 || webhookUrl.length > 2048))
+    throw invalidRequest([{ path: 'webhookUrl', message: `expected an https URL of at most 2048 characters, received ${JSON.stringify(webhookUrl).slice(0, 80)}` }])
+  return { delivery, params, overrides: exportOverrides(body), ...(typeof webhookUrl === 'string' ? { webhookUrl } : {}) }
+}
+
+/**
+ * Queues an export of the owner's design: validated and metered now, rendered by the queue.
+ *
+ * @throws LithoError `ERR_DESIGN_NOT_FOUND`, `ERR_INVALID_REQUEST` (a bad `webhookUrl`),
+ * `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`, `ERR_QUOTA_EXCEEDED`, `ERR_STORAGE`
+ * (refunded when the job could not be stored or queued).
+ * @example
+ * const ack = await enqueueExportJob(services, { account: user, id: 'd_7Hq2…', request: parseExportJobRequest(query, body) })
+ */
+export async function enqueueExportJob(
+  services: ExportJobServices,
+  input: { account: { id: string; plan: PlanId }; id: string; request: ExportJobRequest },
+): Promise<{ body: ExportJobAck; quota: QuotaState }> {
+  const { account, request } = input
+  if (request.webhookUrl !== undefined) {
+    if (!services.webhooks) throw invalidRequest([{ path: 'webhookUrl', message: 'webhooks are not configured on this server' }])
+    const problem = webhookUrlProblem(request.webhookUrl, services.webhooks.policy)
+    if (problem) throw invalidRequest([{ path: 'webhookUrl', message: problem.problem }])
+  }
+  // Bad input (design, overrides, variation) is refused before anything is metered.
+  await prepareExport(services, { account, id: input.id, params: request.params, overrides: request.overrides })
+  const now = clockOf(services).now()
+  const exportId = newId('exp')
+  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: exportId, now })
+  const record: JobRecord = {
+    id: exportId,
+    ownerId: account.id,
+    designId: input.id,
+    status: 'queued',
+    request: request as unknown as Record<string, unknown>,
+    attempts: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ...(request.webhookUrl ? { webhook: { url: request.webhookUrl, state: 'pending' as const, attempts: [] } } : {}),
+  }
+  try {
+    await services.jobs.create(record)
+    await services.queue.enqueue({ id: exportId })
+  } catch (error) {
+    await refundRenders(services.meter, grant).catch(() => false)
+    throw LithoError.isInstance(error) ? error : new LithoError('ERR_STORAGE', `could not queue the export: ${(error as Error).message}`, { cause: error })
+  }
+  return {
+    body: { success: true, exportId, status: 'queued', pollUrl: exportPollPath(exportId) },
+    quota: { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt },
+  }
+}
+
+/** The job record as its owner sees it (`GET /analytics/exports/{exportId}`). */
+export interface ExportJobView {
+  success: true
+  exportId: string
+  status: JobRecord['status']
+  designId: string
+  delivery: 'hosted' | 'signed'
+  format: string
+  createdAt: string
+  updatedAt: string
+  startedAt?: string
+  finishedAt?: string
+  /** Runs started so far. */
+  attempts: number
+  /** When succeeded: the stored file's URL (and `expiresAt` for signed). */
+  url?: string
+  expiresAt?: string
+  file?: Record<string, unknown>
+  /** When failed: what went wrong. */
+  error?: { code: string; message: string }
+  webhook?: JobRecord['webhook']
+}
+
+/**
+ * An export job of the account.
+ *
+ * @throws LithoError `ERR_EXPORT_NOT_FOUND` for an unknown id or another account's job.
+ */
+export async function getExportJob(services: Pick<ExportJobServices, 'jobs'>, input: { account: { id: string }; id: string }): Promise<ExportJobView> {
+  const record = typeof input.id === 'string' && STORE_ID.test(input.id) ? await services.jobs.get(input.id) : null
+  if (!record || record.ownerId !== input.account.id) {
+    const shown = String(input.id).slice(0, 64)
+    throw new LithoError('ERR_EXPORT_NOT_FOUND', `no export job has the id ${JSON.stringify(shown)}`, { details: { id: shown } })
+  }
+  return toView(record)
+}
+
+function toView(record: JobRecord): ExportJobView {
+  const request = record.request as unknown as ExportJobRequest
+  const result = record.result as { url?: string; expiresAt?: string; file?: Record<string, unknown> } | undefined
+  return {
+    success: true,
+    exportId: record.id,
+    status: record.status,
+    designId: record.designId,
+    delivery: request.delivery,
+    format: request.params.format ?? EXPORT_DEFAULT_FORMAT,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    ...(record.startedAt ? { startedAt: record.startedAt } : {}),
+    ...(record.finishedAt ? { finishedAt: record.finishedAt } : {}),
+    attempts: record.attempts,
+    ...(result?.url ? { url: result.url } : {}),
+    ...(result?.expiresAt ? { expiresAt: result.expiresAt } : {}),
+    ...(result?.file ? { file: result.file } : {}),
+    ...(record.error ? { error: record.error } : {}),
+    ...(record.webhook ? { webhook: record.webhook } : {}),
+  }
+}
+
+/** The body POSTed to a job's `webhookUrl` when it finishes (docs/webhooks.md). */
+export function webhookPayload(record: JobRecord): Record<string, unknown> {
+  const view = toView(record)
+  return {
+    type: record.status === 'succeeded' ? 'export.succeeded' : 'export.failed',
+    exportId: view.exportId,
+    status: view.status,
+    designId: view.designId,
+    delivery: view.delivery,
+    format: view.format,
+    ...(view.url ? { url: view.url } : {}),
+    ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
+    ...(view.file ? { file: view.file } : {}),
+    ...(view.error ? { error: view.error } : {}),
+    timestamp: view.finishedAt ?? view.updatedAt,
+  }
+}
+
+// Failures worth another run: the render queue was full, storage or a backend was down.
+const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
+
+/**
+ * The queue handler of export jobs: renders and stores a queued job, then delivers its
+ * webhook. Safe to run again for the same job (a finished job is not rendered again).
+ *
+ * @example fsJobQueue({ dir }).start(createExportJobHandler(services), { concurrency: 2 })
+ */
+export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): (job: QueuedJob) => Promise<JobOutcome> {
+  const now = () => clockOf(services).now()
+  const baseRetryMs = services.baseRetryMs ?? 2000
+
+  async function save(record: JobRecord): Promise<void> {
+    record.updatedAt = now().toISOString()
+    await services.jobs.update(record)
+  }
+
+  async function run(record: JobRecord): Promise<JobOutcome | undefined> {
+    const request = record.request as unknown as ExportJobRequest
+    record.status = 'processing'
+    record.attempts += 1
+    record.startedAt ??= now().toISOString()
+    await save(record)
+    try {
+      const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: request.overrides })
+      const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
+      // The file key is the export id: a re-run after a crash overwrites, never duplicates.
+      const stored = await storeRender(services.files, rendered, {
+        accountId: record.ownerId,
+        renderId: record.id,
+        delivery: request.delivery,
+        expiresInMinutes: request.params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
+        now: now(),
+      })
+      record.status = 'succeeded'
+      record.result = { url: stored.url, ...(stored.expiresAt ? { expiresAt: stored.expiresAt.toISOString() } : {}), format: rendered.format, file: { ...stored.file } }
+      record.finishedAt = now().toISOString()
+      await save(record)
+      return undefined
+    } catch (error) {
+      const code = LithoError.isInstance(error) ? error.code : 'ERR_INTERNAL'
+      if (!LithoError.isInstance(error)) report(error)
+      if ((TRANSIENT.has(code) || code === 'ERR_INTERNAL') && record.attempts < EXPORT_JOB_MAX_RUNS) {
+        record.status = 'queued'
+        await save(record)
+        return { retryInMs: baseRetryMs * 2 ** (record.attempts - 1) }
+      }
+      record.status = 'failed'
+      record.error = { code, message: LithoError.isInstance(error) ? error.message : 'the export failed on the server; try again' }
+      record.finishedAt = now().toISOString()
+      // The render consumed at enqueue time is given back, exactly once (refund is idempotent by id).
+      await refundRenders(services.meter, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }).catch(report)
+      await save(record)
+      return undefined
+    }
+  }
+
+  async function deliver(record: JobRecord): Promise<JobOutcome> {
+    const webhook = record.webhook!
+    const hooks = services.webhooks
+    if (!hooks) {
+      webhook.state = 'failed'
+      await save(record)
+      return { done: true }
+    }
+    // Wall time, not the service clock: receivers check the signed timestamp against theirs.
+    const at = new Date()
+    // The secret in force at each attempt (rotation applies to the next attempt).
+    const secret = await hooks.secrets.get(record.ownerId)
+    const delivery = await hooks.sender.send({ url: webhook.url, secret, id: `msg_${record.id}`, payload: webhookPayload(record), now: at })
+    webhook.attempts.push({ at: at.toISOString(), ...(delivery.status !== undefined ? { status: delivery.status } : {}), ...(delivery.ok ? {} : { error: delivery.error ?? 'failed' }) })
+    if (delivery.ok) {
+      webhook.state = 'delivered'
+      delete webhook.nextAttemptAt
+      await save(record)
+      return { done: true }
+    }
+    const delay = nextWebhookDelay(webhook.attempts.length, hooks.scheduleMs ?? WEBHOOK_RETRY_SCHEDULE_MS)
+    if (delay === null) {
+      webhook.state = 'failed'
+      delete webhook.nextAttemptAt
+      await save(record)
+      return { done: true }
+    }
+    webhook.nextAttemptAt = new Date(at.getTime() + delay).toISOString()
+    await save(record)
+    return { retryInMs: delay }
+  }
+
+  return async (job) => {
+    const record = await services.jobs.get(job.id)
+    if (!record) return { done: true }
+    if (record.status === 'queued' || record.status === 'processing') {
+      const retry = await run(record)
+      if (retry) return retry
+    }
+    if (record.webhook?.state === 'pending') {
+      // A retry that came early (a restart) waits for its turn.
+      const due = record.webhook.nextAttemptAt ? Date.parse(record.webhook.nextAttemptAt) - Date.now() : 0
+      if (due > 0) return { retryInMs: due }
+      return deliver(record)
+    }
+    return { done: true }
+  }
+}
