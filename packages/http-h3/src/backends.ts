@@ -6,8 +6,8 @@
  *
  * | variable | effect |
  * |---|---|
- * | (none) | designs, accounts, meter, OAuth state and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/files` |
- * | `LITHO_REDIS_URL` | designs, accounts, meter and OAuth state on Redis (shared by many instances); files too unless S3 is configured |
+ * | (none) | designs, accounts, meter, OAuth state, export jobs and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/jobs`, `/files` |
+ * | `LITHO_REDIS_URL` | designs, accounts, meter, OAuth state and job records on Redis, the job queue on BullMQ (shared by many instances); files too unless S3 is configured |
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
  * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup |
@@ -23,7 +23,9 @@ import { chmod, mkdir, open, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createUrlSigner, type UrlSigner } from '@litho/core'
-import type { AccountStore, AuthStateStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, AuthStateStore, DesignStore, FileStore, JobQueue, JobStore, Meter } from '@litho/core/contracts'
+import { bullmqJobQueue, fsJobQueue } from '@litho/storage-adapters/job-queue'
+import { fsJobStore, redisJobStore } from '@litho/storage-adapters/job-store'
 import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/auth-state-store'
 import {
   fsAccountStore,
@@ -45,6 +47,10 @@ export interface LithoBackends {
   meter: Meter
   /** The authorization server's state: orgs and signing keys, clients, codes, tokens, sessions. */
   authState: AuthStateStore
+  /** Export-job records. */
+  jobs: JobStore
+  /** The durable queue that runs export jobs (not started: the server starts it). */
+  queue: JobQueue
   /** Signs and verifies the URLs of files the app serves itself (fs and Redis file stores). */
   signer: UrlSigner
   /** One line per backend for the startup log, e.g. `designs: fs (/abs/.litho/designs)`; never a secret. */
@@ -71,6 +77,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError'
   readonly code = 'ERR_LITHO_CONFIG'
 }
+
+/** Runs of one export job: up to 3 renders, then up to 8 webhook attempts (with room to spare). */
+const JOB_MAX_RUNS = 20
 
 /** Where the generated URL-signing key lives, relative to the data directory. */
 export const SIGNING_KEY_FILE = join('secrets', 'url-signing-key')
@@ -128,13 +137,17 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     return store
   }
 
-  let designs: DesignStore, accounts: AccountStore, meter: Meter, authState: AuthStateStore
+  let designs: DesignStore, accounts: AccountStore, meter: Meter, authState: AuthStateStore, jobs: JobStore, queue: JobQueue
   if (redis) {
     const where = `redis (${redis.safeUrl}, prefix ${redis.prefix})`
     designs = keep(redisDesignStore({ url: redis.url, base: `${redis.prefix}:designs` }), `designs: ${where}`)
     accounts = keep(redisAccountStore({ url: redis.url, base: `${redis.prefix}:accounts` }), `accounts: ${where}`)
     meter = keep(redisMeter({ url: redis.url, base: `${redis.prefix}:meter` }), `meter: ${where}`)
     authState = keep(redisAuthStateStore({ url: redis.url, base: `${redis.prefix}:auth` }), `oauth state: ${where}`)
+    jobs = keep(redisJobStore({ url: redis.url, base: `${redis.prefix}:jobs` }), `export jobs: ${where}`)
+    // Runs: the render retries, then up to 8 webhook attempts.
+    queue = bullmqJobQueue({ url: redis.url, prefix: `${redis.prefix}:bull`, maxRuns: JOB_MAX_RUNS })
+    describe.push(`job queue: bullmq (${redis.safeUrl}, prefix ${redis.prefix}:bull)`)
   } else {
     designs = keep(fsDesignStore({ base: join(dataDir, 'designs') }), `designs: fs (${join(dataDir, 'designs')})`)
     accounts = keep(fsAccountStore({ base: join(dataDir, 'accounts') }), `accounts: fs (${join(dataDir, 'accounts')})`)
@@ -143,6 +156,9 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     await mkdir(join(dataDir, 'auth'), { recursive: true, mode: 0o700 })
     await chmod(join(dataDir, 'auth'), 0o700)
     authState = keep(fsAuthStateStore({ base: join(dataDir, 'auth') }), `oauth state: fs (${join(dataDir, 'auth')})`)
+    jobs = keep(fsJobStore({ base: join(dataDir, 'jobs', 'records') }), `export jobs: fs (${join(dataDir, 'jobs', 'records')})`)
+    queue = fsJobQueue({ dir: join(dataDir, 'jobs', 'queue'), maxRuns: JOB_MAX_RUNS })
+    describe.push(`job queue: fs (${join(dataDir, 'jobs', 'queue')})`)
   }
 
   let files: FileStore
@@ -172,11 +188,15 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     files,
     meter,
     authState,
+    jobs,
+    queue,
     signer,
     describe,
     async dispose() {
-      // Every store gets its turn even when one fails; the first failure is reported.
-      const results = await Promise.allSettled(stores.map((store) => store.dispose?.()))
+      // The queue first (it waits for jobs in flight, which use the stores); then every store
+      // gets its turn even when one fails; the first failure is reported.
+      const closed = await Promise.allSettled([queue.close()])
+      const results = [...closed, ...(await Promise.allSettled(stores.map((store) => store.dispose?.())))]
       const failed = results.find((result): result is PromiseRejectedResult => result.status === 'rejected')
       if (failed) throw failed.reason
     },

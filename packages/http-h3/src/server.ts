@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createRenderPool, type RenderPool } from '@litho/core'
+import { createExportJobHandler, createRenderPool, createWebhookSecrets, createWebhookSender, networkPolicyFromEnv, type ExportJobServices, type RenderPool } from '@litho/core'
 import type { AuthorizationServer } from '@litho/auth-adapters'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
@@ -34,6 +34,10 @@ export interface LithoServerOptions {
   log?: (line: string) => void
   /** Seconds to wait for in-flight requests on close before cutting connections. @default 30 */
   closeTimeoutSeconds?: number
+  /** The webhook retry schedule (delays in ms before each attempt). @default WEBHOOK_RETRY_SCHEDULE_MS */
+  webhookRetryScheduleMs?: number[]
+  /** The first delay before retrying a transient export failure (doubles per run). @default 2000 */
+  jobRetryBaseMs?: number
 }
 
 /** A running server. */
@@ -66,6 +70,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const env = options.env ?? process.env
   // Checked before anything starts, so a mistake costs nothing to clean up.
   const mcpAllowedOrigins = env.LITHO_MCP_ALLOWED_ORIGINS ? readOrigins(env.LITHO_MCP_ALLOWED_ORIGINS) : undefined
+  // Webhook URLs follow the rules of remote images (LITHO_ALLOW_NETWORKS, LITHO_ALLOW_HTTP).
+  const policy = networkPolicyFromEnv(env)
 
   // The port must be known before the file URLs are: listen first, serve once ready.
   const server: Server = createServer()
@@ -92,6 +98,24 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     throw error
   }
 
+  // Export jobs: the app enqueues, this process runs them (every instance does, on a shared queue).
+  const jobServices: ExportJobServices = {
+    designs: backends.designs,
+    files: backends.files,
+    meter: backends.meter,
+    renderer: pool,
+    jobs: backends.jobs,
+    queue: backends.queue,
+    webhooks: {
+      sender: createWebhookSender({ policy }),
+      secrets: createWebhookSecrets(backends.authState),
+      policy,
+      ...(options.webhookRetryScheduleMs ? { scheduleMs: options.webhookRetryScheduleMs } : {}),
+    },
+    ...(options.jobRetryBaseMs !== undefined ? { baseRetryMs: options.jobRetryBaseMs } : {}),
+  }
+  backends.queue.start(createExportJobHandler(jobServices, onError), { concurrency: pool.threads })
+
   const litho = createLithoApp({
     designs: backends.designs,
     accounts: backends.accounts,
@@ -101,6 +125,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     renderer: pool,
     renderUrl: url,
     oauth: auth.oauth,
+    jobs: { jobs: jobServices.jobs, queue: jobServices.queue, webhooks: jobServices.webhooks },
     trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     onError,
@@ -131,6 +156,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
         server.closeIdleConnections()
       })
       clearTimeout(timeout)
+      // Jobs in flight finish (or are cut off and run again after the next start), then the pool goes.
+      await backends!.queue.close()
       await pool!.close()
       await backends!.dispose()
     })())

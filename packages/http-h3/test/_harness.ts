@@ -1,8 +1,10 @@
 // An in-process Litho app on memory stores, with helpers to create accounts, keys and designs.
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
-import { createRenderer, createUrlSigner, type Clock, type Renderer, type UrlSigner } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter, UserRecord } from '@litho/core/contracts'
+import { createExportJobHandler, createRenderer, createUrlSigner, createWebhookSecrets, createWebhookSender, type Clock, type ExportJobServices, type NetworkPolicy, type Renderer, type UrlSigner } from '@litho/core'
+import type { AccountStore, DesignStore, FileStore, JobQueue, JobStore, Meter, UserRecord } from '@litho/core/contracts'
+import { memoryJobQueue } from '@litho/storage-adapters/job-queue'
+import { memoryJobStore } from '@litho/storage-adapters/job-store'
 import { createAuthorizationServer, createRenderKey, hashPassword, type AuthorizationServer, type AuthorizationServerOptions } from '@litho/auth-adapters'
 import { memoryAccountStore, memoryDesignStore, memoryFileStore, memoryMeter } from '@litho/storage-adapters'
 import { memoryAuthStateStore } from '@litho/storage-adapters/auth-state-store'
@@ -44,6 +46,8 @@ export interface Harness {
   oauth?: AuthorizationServer
   /** Its default org. */
   orgId?: string
+  /** With `withJobs`: the job store and the started in-memory queue, and the webhook secrets. */
+  jobs?: ExportJobServices
   /** Calls the app like a client would. */
   fetch(path: string, init?: RequestInit): Promise<Response>
   /** A user; with `password`, one that can sign in (hashed with cheap scrypt parameters for speed). */
@@ -55,10 +59,15 @@ export interface Harness {
 }
 
 /** Options of {@link createHarness}: app options, and `withOAuth` for the built-in authorization server. */
-export type HarnessOptions = Partial<LithoAppOptions> & { renderer?: Renderer; withOAuth?: Partial<AuthorizationServerOptions> }
+export type HarnessOptions = Partial<LithoAppOptions> & {
+  renderer?: Renderer
+  withOAuth?: Partial<AuthorizationServerOptions>
+  /** Export jobs on memory, run in-process; webhooks may reach loopback over http. */
+  withJobs?: { scheduleMs?: number[]; baseRetryMs?: number; policy?: NetworkPolicy }
+}
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const { withOAuth, ...overrides } = options
+  const { withOAuth, withJobs, ...overrides } = options
   const designs = memoryDesignStore()
   const accounts = memoryAccountStore()
   const signer = createUrlSigner({ keys: [{ id: 'k1', secret: randomBytes(32) }] })
@@ -72,7 +81,37 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     oauth = createAuthorizationServer({ authUrl: RENDER_URL, resources: [RENDER_URL, `${RENDER_URL}/api/mcp`], state: memoryAuthStateStore(), accounts, meter, clock, onError: () => {}, ...withOAuth })
     orgId = await oauth.ensureDefaultOrg('acme')
   }
-  const app = createLithoApp({ designs, accounts, files, meter, signer, clock, renderer, renderUrl: RENDER_URL, onError: () => {}, ...(oauth ? { oauth } : {}), ...overrides })
+  let jobs: (ExportJobServices & { queue: JobQueue; jobs: JobStore }) | undefined
+  if (withJobs) {
+    const policy = withJobs.policy ?? { allowHttp: true, allowNetworks: ['127.0.0.0/8', '::1/128'] }
+    const authState = memoryAuthStateStore()
+    jobs = {
+      designs,
+      files,
+      meter,
+      renderer,
+      clock,
+      jobs: memoryJobStore(),
+      queue: memoryJobQueue({ maxRuns: 20, closeTimeoutMs: 5_000 }),
+      webhooks: { sender: createWebhookSender({ policy, timeoutMs: 2_000 }), secrets: createWebhookSecrets(authState), policy, ...(withJobs.scheduleMs ? { scheduleMs: withJobs.scheduleMs } : {}) },
+      baseRetryMs: withJobs.baseRetryMs ?? 10,
+    }
+    jobs.queue.start(createExportJobHandler(jobs), { concurrency: 2 })
+  }
+  const app = createLithoApp({
+    designs,
+    accounts,
+    files,
+    meter,
+    signer,
+    clock,
+    renderer,
+    renderUrl: RENDER_URL,
+    onError: () => {},
+    ...(oauth ? { oauth } : {}),
+    ...(jobs ? { jobs: { jobs: jobs.jobs, queue: jobs.queue, webhooks: jobs.webhooks } } : {}),
+    ...overrides,
+  })
   const stamp = () => clock.now().toISOString()
   return {
     app,
@@ -84,6 +123,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     clock,
     oauth,
     orgId,
+    jobs,
     fetch: async (path, init) => app.fetch(new Request(new URL(path, RENDER_URL), init)),
     async createUser(plan = 'free', password?: string) {
       const id = `u_${randomBytes(8).toString('base64url')}`
@@ -112,6 +152,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return renderCode
     },
     async close() {
+      await jobs?.queue.close()
       await renderer.close()
     },
   }

@@ -117,9 +117,16 @@ describe('GET /openapi.json', () => {
       '/designs/v2',
       '/designs/v2/{id}',
       '/designs/v2/{id}/config',
+      '/designs/v2/{id}/export',
+      '/designs/v2/{id}/export/driver-upload',
+      '/designs/v2/{id}/export/signed-url',
+      '/designs/v2/{id}/export/jobs',
       '/analytics/api',
+      '/analytics/exports/{exportId}',
       '/settings/api-keys',
       '/settings/api-keys/{id}',
+      '/settings/webhook-secret',
+      '/settings/webhook-secret/rotate',
       '/.well-known/oauth-protected-resource',
       '/.well-known/oauth-protected-resource/api/mcp',
       '/.well-known/oauth-authorization-server/org/{org}',
@@ -169,10 +176,17 @@ describe('GET /openapi.json', () => {
       ['/designs/v2', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedDesigns'],
       ['/designs/v2/{id}', 'get', 'read', ['200', '401', '403', '404'], 'Design'],
       ['/designs/v2/{id}/config', 'get', 'read', ['200', '400', '401', '403', '404'], 'RenderConfig'],
+      ['/designs/v2/{id}/export/driver-upload', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportUploadResult'],
+      ['/designs/v2/{id}/export/signed-url', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportSignedResult'],
+      ['/designs/v2/{id}/export/jobs', 'post', 'write', ['202', '400', '401', '403', '404', '413', '429', '503'], 'ExportJobAck'],
       ['/analytics/api', 'get', 'read', ['200', '400', '401', '403'], 'UsageResponse'],
+      ['/analytics/exports/{exportId}', 'get', 'read', ['200', '401', '403', '404'], 'ExportJob'],
       ['/settings/api-keys', 'get', 'read', ['200', '400', '401', '403'], 'ApiKeyList'],
       ['/settings/api-keys', 'post', 'write', ['201', '400', '401', '403', '413'], 'CreatedApiKey'],
       ['/settings/api-keys/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedApiKey'],
+      // The webhook secret needs `write` even to read it: whoever holds it can forge webhooks.
+      ['/settings/webhook-secret', 'get', 'write', ['200', '401', '403'], 'WebhookSecret'],
+      ['/settings/webhook-secret/rotate', 'post', 'write', ['200', '401', '403'], 'WebhookSecret'],
     ]
     for (const [path, method, scope, statuses, schema] of bearer) {
       const item = doc.paths[path]
@@ -196,6 +210,21 @@ describe('GET /openapi.json', () => {
       groupBy: { schema: { enum: ['hour', 'day', 'week', 'month', 'year'], default: 'day' } },
     })
     expect(params('/designs/v2/{id}').id).toMatchObject({ in: 'path', required: true })
+    // The exports: png by default, draft a boolean, expiresIn only where the URL is signed.
+    expect(params('/designs/v2/{id}/export', 'post')).toMatchObject({ id: { in: 'path' }, format: { schema: { enum: ['png', 'jpeg', 'webp', 'pdf'], default: 'png' } }, draft: { schema: { type: 'boolean' } }, quality: { schema: { minimum: 1, maximum: 100 } } })
+    expect(params('/designs/v2/{id}/export', 'post')).not.toHaveProperty('expiresIn')
+    expect(params('/designs/v2/{id}/export/driver-upload', 'post')).not.toHaveProperty('expiresIn')
+    expect(params('/designs/v2/{id}/export/signed-url', 'post').expiresIn).toMatchObject({ schema: { minimum: 1, maximum: 10080, default: 60 } })
+    expect(doc.paths['/designs/v2/{id}/export'].post).toMatchObject({ security: [{ oauth2: ['write'] }], requestBody: { required: false } })
+    expect(Object.keys(doc.paths['/designs/v2/{id}/export'].post.responses['200'].content)).toEqual(['image/png', 'image/jpeg', 'image/webp', 'application/pdf'])
+    // Export jobs: delivery (hosted or signed, required in the query or the body), expiresIn, webhookUrl; 202 with Location.
+    const job = params('/designs/v2/{id}/export/jobs', 'post')
+    expect(job).toMatchObject({ id: { in: 'path' }, delivery: { in: 'query', schema: { enum: ['hosted', 'signed'] } }, format: { schema: { default: 'png' } }, draft: { schema: { type: 'boolean' } }, expiresIn: { schema: { minimum: 1, maximum: 10080, default: 60 } }, webhookUrl: { schema: { type: 'string', maxLength: 2048 } } })
+    expect(job.delivery.description).toMatch(/[Rr]equired/)
+    expect(doc.paths['/designs/v2/{id}/export/jobs'].post.requestBody.content['application/json'].schema.properties).toMatchObject({ delivery: { enum: ['hosted', 'signed'] }, webhookUrl: { type: 'string' } })
+    expect(doc.paths['/designs/v2/{id}/export/jobs'].post.responses['202'].headers).toHaveProperty('Location')
+    expect(params('/analytics/exports/{exportId}').exportId).toMatchObject({ in: 'path', required: true })
+    expect(doc.paths['/analytics/exports/{exportId}'].get.tags).toEqual(['exports'])
     expect(doc.paths['/settings/api-keys'].post.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } })
     // Response bodies come from the core response schemas.
     const schemas = doc.components.schemas
@@ -209,6 +238,12 @@ describe('GET /openapi.json', () => {
     expect(schemas.ApiKey.properties).not.toHaveProperty('hash')
     expect(schemas.CreatedApiKey.required).toContain('key')
     expect(schemas.CreateApiKeyRequest.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 100, default: 'API key' })
+    expect(schemas.ExportJobAck).toMatchObject({ required: ['success', 'exportId', 'status', 'pollUrl'], properties: { status: { const: 'queued' } } })
+    expect(schemas.ExportJob.required).toEqual(['success', 'exportId', 'status', 'designId', 'delivery', 'format', 'createdAt', 'updatedAt', 'attempts'])
+    expect(Object.keys(schemas.ExportJob.properties)).toEqual(['success', 'exportId', 'status', 'designId', 'delivery', 'format', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt', 'attempts', 'url', 'expiresAt', 'file', 'error', 'webhook'])
+    expect(schemas.ExportJob.properties.status.enum).toEqual(['queued', 'processing', 'succeeded', 'failed'])
+    expect(schemas.ExportJob.properties.webhook.properties.state.enum).toEqual(['pending', 'delivered', 'failed'])
+    expect(schemas.WebhookSecret.required).toEqual(['success', 'secret'])
     // No safe-integer noise.
     expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER))
     // The discovery documents and the authorization server, without authentication.

@@ -11,6 +11,8 @@ import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLithoServer, type LithoServer } from '../src/server.js'
 import { Browser } from './_browser.js'
+import { Receiver } from './_receiver.js'
+import { seedSignedInUser } from './_serve-oauth.js'
 import { SMALL_DESIGN, sniff } from './_harness.js'
 
 const root = mkdtempSync(join(tmpdir(), 'litho-scale-out-'))
@@ -185,4 +187,45 @@ describe('two instances on one Redis behind one public address: the authorizatio
     const refreshed = await via(b)(`${publicUrl}/api/v1/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id }) })
     expect(refreshed.status).toBe(200)
   }, 60_000)
+})
+
+describe('two instances on one Redis: export jobs on BullMQ', () => {
+  it('run each job exactly once between them, with one webhook delivery each', async () => {
+    const publicUrl = 'http://litho.test'
+    const receiver = new Receiver()
+    await receiver.start()
+    try {
+      // Their own key space: the servers of the other cases (which may not reach loopback) must
+      // not take these jobs from the shared queue.
+      const jobEnv = { LITHO_ALLOW_NETWORKS: '127.0.0.0/8', LITHO_ALLOW_HTTP: '1', LITHO_REDIS_PREFIX: `${prefix}:jobs-case` }
+      const [a, b] = await Promise.all([start('jobs-a', jobEnv, publicUrl), start('jobs-b', jobEnv, publicUrl)])
+      expect(a.backends.describe.join('\n')).toMatch(/job queue: bullmq/)
+      const via = (server: LithoServer) => (url: string, init?: RequestInit) => fetch(url.replace(publicUrl, `http://127.0.0.1:${server.port}`), init)
+      const { userId, token } = await seedSignedInUser(a, via(a), publicUrl, Browser)
+      const now = new Date().toISOString()
+      const designId = `d_${randomBytes(8).toString('base64url')}`
+      await a.backends.designs.create({ id: designId, ownerId: userId, name: 'small', renderCode: randomBytes(16).toString('base64url'), design: SMALL_DESIGN, draft: null, createdAt: now, updatedAt: now })
+      receiver.secret = ((await (await via(b)(`${publicUrl}/settings/webhook-secret`, { headers: { authorization: `Bearer ${token}` } })).json()) as { secret: string }).secret
+      const ids = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const response = await via(i % 2 ? a : b)(`${publicUrl}/designs/v2/${designId}/export/jobs`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ delivery: 'hosted', webhookUrl: receiver.url }) })
+          expect(response.status).toBe(202)
+          return ((await response.json()) as { exportId: string }).exportId
+        }),
+      )
+      const poll = async (id: string) => (await (await via(a)(`${publicUrl}/analytics/exports/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { status: string; attempts: number; webhook: { state: string } }
+      for (let round = 0; round < 600; round++) {
+        const jobs = await Promise.all(ids.map(poll))
+        if (jobs.every((job) => job.webhook.state === 'delivered')) break
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      const jobs = await Promise.all(ids.map(poll))
+      expect(jobs.every((job) => job.status === 'succeeded' && job.attempts === 1), JSON.stringify(jobs.map((j) => [j.status, j.attempts, j.webhook]))).toBe(true)
+      const delivered = receiver.deliveries.map((d) => (d.verified as { exportId: string }).exportId)
+      expect(delivered.sort()).toEqual([...ids].sort())
+      expect(await a.backends.meter.usage({ subject: userId, window: new Date().toISOString().slice(0, 7) })).toBe(12)
+    } finally {
+      await receiver.close()
+    }
+  }, 90_000)
 })

@@ -44,7 +44,10 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 
 /** The consent page: names the client, where it will send you back, and what it asks for. */
 export function consentPage(options: { action: string; requestId: string; csrf: string; clientName: string; redirectHost: string; scopes: string[]; email: string; headers?: Record<string, string> }): Response {
-  const describe: Record<string, string> = { read: 'read your designs, render configuration, usage and API keys', write: 'create and revoke render API keys' }
+  const describe: Record<string, string> = {
+    read: 'read your designs, their render configuration, usage, export jobs and API keys, and preview designs',
+    write: 'create, change, publish and delete designs, run exports (which count against your quota), and manage API keys and the webhook secret',
+  }
   return page(
     'Allow access?',
     `<h1>Allow ${escapeHtml(options.clientName)}?</h1>

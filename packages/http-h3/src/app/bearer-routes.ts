@@ -1,6 +1,6 @@
 /**
- * The bearer endpoints of interface.md §4 (designs, render config, usage analytics, API keys)
- * and the routes of the built-in authorization server, on an h3 app.
+ * The bearer endpoints of interface.md §4 (designs, render config, the synchronous exports,
+ * usage analytics, API keys) and the routes of the built-in authorization server, on an h3 app.
  *
  * @module app/bearer-routes
  */
@@ -18,12 +18,16 @@ import {
   parseUsageParams,
   revokeApiKey,
   type Clock,
+  type ExportJobServices,
   type PlanId,
+  type Renderer,
 } from '@litho/core'
-import type { AccountStore, DesignStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
 import { BearerVerifierUnavailableError, OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
 import { BEARER_CORS_HEADERS, BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearer, type Scope } from './bearer.js'
+import { mountExportJobRoutes } from './export-job-routes.js'
+import { mountExportRoutes } from './export-routes.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
 import { errorJson, json, toErrorResponse } from './respond.js'
 
@@ -32,6 +36,14 @@ export interface BearerRouteOptions {
   designs: DesignStore
   accounts: AccountStore
   meter: Meter
+  /** Where `driver-upload` and `signed-url` exports are stored. */
+  files: FileStore
+  /** Renders the exports (the pool on a server). */
+  renderer: Pick<Renderer, 'render'>
+  /** Largest JSON body of an export, in bytes. @default 2 MiB */
+  maxBodyBytes?: number
+  /** Durable export jobs (and their webhooks): mounts `/export/jobs` and `/analytics/exports/:id` when given. */
+  jobs?: Pick<ExportJobServices, 'jobs' | 'queue' | 'webhooks'>
   clock: Clock
   verifier: BearerVerifier
   /** The built-in authorization server, mounted when given. */
@@ -44,6 +56,15 @@ export interface BearerRouteOptions {
   clientAddress?: (event: H3Event) => string | undefined
   report: (error: unknown) => void
 }
+
+/** The account a bearer route acts for: the token's user, with the plan its renders are metered on. */
+export type BearerRouteAccount = { id: string; plan: PlanId }
+
+/**
+ * Wraps a bearer handler: CORS, the token check for `scope`, the owner's account, errors as
+ * JSON (401/403 challenges, 413, 429 and the statuses of `toErrorResponse`).
+ */
+export type BearerRoute = (scope: Scope, fn: (event: H3Event, account: BearerRouteAccount) => Promise<Response>) => (event: H3Event) => Promise<Response>
 
 /** The path of the protected-resource metadata of the API (RFC 9728). */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
@@ -61,7 +82,7 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   }
 
   /** A bearer route: CORS, the token check for `scope`, the owner's account, errors as JSON. */
-  const route = (scope: Scope, fn: (event: H3Event, account: { id: string; plan: PlanId }) => Promise<Response>) => async (event: H3Event) => {
+  const route: BearerRoute = (scope, fn) => async (event) => {
     try {
       const principal = await requireBearer(event.req, { verifier: options.verifier, resource: baseUrl, resourceMetadataUrl, scope })
       // An external issuer's `sub` may not be a Litho user id at all (`auth0|…`): no such account.
@@ -105,6 +126,17 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
     '/designs/v2/:id/config',
     route('read', async (event, account) => json(await getRenderConfig(services, { account, id: param(event, 'id'), renderUrl: options.renderUrl }))),
   )
+  mountExportRoutes(app, {
+    route,
+    services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock },
+    maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
+  })
+  if (options.jobs)
+    mountExportJobRoutes(app, {
+      route,
+      services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...options.jobs },
+      maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
+    })
   app.options('/analytics/api', preflight('GET, OPTIONS'))
   app.get(
     '/analytics/api',

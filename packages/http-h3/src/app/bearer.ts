@@ -14,7 +14,7 @@ export type Scope = 'read' | 'write'
 /** Headers of every bearer-route response, so browser clients can read them. */
 export const BEARER_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate, Retry-After, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset',
+  'access-control-expose-headers': 'WWW-Authenticate, Retry-After, Location, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset',
 })
 
 /** The answer to a CORS preflight of a bearer route (never authenticated). */

@@ -16,6 +16,7 @@ import {
   parseRenderParams,
   renderDesign,
   type Clock,
+  type ExportJobServices,
   type RenderDesignRequest,
   type RenderDesignResult,
   type RenderParams,
@@ -30,7 +31,7 @@ import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
-import { errorJson, json, quotaHeaders, toErrorResponse } from './respond.js'
+import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
 import { serveStoredFile } from './serve-file.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
@@ -52,7 +53,7 @@ export interface LithoAppOptions {
   renderUrl: string
   /** `{auth_url}`: the authorization server. @default baseUrl */
   authUrl?: string
-  /** Largest JSON body of a render POST or a bulk, in bytes. @default 2 MiB */
+  /** Largest JSON body of a render POST, a bulk or an export, in bytes. @default 2 MiB */
   maxBodyBytes?: number
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
@@ -69,6 +70,12 @@ export interface LithoAppOptions {
   bearer?: BearerVerifier
   /** Issuers the protected-resource metadata names. @default the built-in server's default org */
   authorizationServers?: string[]
+  /**
+   * Durable export jobs: a job store, a queue and (optionally) completion webhooks. Mounts
+   * `POST /designs/v2/:id/export/jobs`, `GET /analytics/exports/:exportId` and the webhook-secret
+   * routes. The app only enqueues: run the jobs with `queue.start(createExportJobHandler(…))`.
+   */
+  jobs?: Pick<ExportJobServices, 'jobs' | 'queue' | 'webhooks'>
   /** Origins of browser pages (besides `{base_url}`'s own) allowed to call `/api/mcp`, e.g. an MCP inspector's. @default none */
   mcpAllowedOrigins?: string[]
   /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
@@ -83,7 +90,8 @@ const DEFAULT_MAX_BODY = 2 * 1024 * 1024
  * Creates the h3 app. Routes (relative to where it is served or mounted):
  * `GET|POST /v1/:designId`, `POST /bulk`, `GET|HEAD /files/**` (app-served stored files),
  * `GET /openapi.json`; with a bearer verifier (`oauth` or `bearer`) also `GET /designs/v2`,
- * `GET /designs/v2/:id`, `GET /designs/v2/:id/config`, `GET /analytics/api`,
+ * `GET /designs/v2/:id`, `GET /designs/v2/:id/config`, `POST /designs/v2/:id/export`,
+ * `POST /designs/v2/:id/export/driver-upload`, `POST /designs/v2/:id/export/signed-url`, `GET /analytics/api`,
  * `GET|POST /settings/api-keys`, `DELETE /settings/api-keys/:id` and the RFC 9728 documents
  * under `/.well-known/oauth-protected-resource`, and the MCP endpoint `/api/mcp`; with `oauth` the
  * authorization server's routes.
@@ -169,6 +177,9 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       designs: options.designs,
       accounts: options.accounts,
       meter: options.meter,
+      files: options.files,
+      renderer: options.renderer,
+      maxBodyBytes,
       clock,
       verifier,
       oauth: options.oauth,
@@ -176,6 +187,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       baseUrl,
       renderUrl,
       clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
+      ...(options.jobs ? { jobs: options.jobs } : {}),
       report,
     })
     mountMcpRoute(app, {
@@ -208,24 +220,7 @@ function splitBody(body: Record<string, unknown> | undefined): { params: RenderP
 
 /** Bytes for `stream`; the JSON render result for `hosted` and `signed`. */
 function toRenderResponse(result: RenderDesignResult, renderCode: string): Response {
-  const headers: Record<string, string> = quotaHeaders(result.quota)
-  const ignored = result.warnings.filter((w) => w.code === 'override_ignored' && w.key).map((w) => encodeURIComponent(w.key!))
-  if (ignored.length > 0) headers['x-litho-ignored-overrides'] = ignored.join(',')
-  if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
-  if (result.delivery !== 'stream') return json(result.body, 200, headers)
-  const extension = result.format === 'jpeg' ? 'jpg' : result.format
-  return new Response(result.bytes, {
-    status: 200,
-    headers: {
-      ...headers,
-      'content-type': result.contentType,
-      'content-length': String(result.bytes.byteLength),
-      'content-disposition': `inline; filename="${renderCode.replace(/[^A-Za-z0-9_-]/g, '')}.${extension}"`,
-      // Every fetch is a metered render; a cache must not serve one user's render to another.
-      'cache-control': 'private, no-store',
-      'x-litho-variation': result.variation,
-    },
-  })
+  return renderOutcomeResponse(result, { name: renderCode, disposition: 'inline' })
 }
 
 function normaliseAddress(name: string, value: unknown): string {

@@ -1,10 +1,12 @@
 /**
  * The OpenAPI 3.1 document of what the app serves, generated from the zod schemas that
- * validate the requests and shape the answers (`RenderParamsSchema`, `BulkRequestSchema`, the
- * param and response schemas of the bearer operations of `@litho/core`), so the document and
- * the code cannot drift apart. It covers the render endpoints (`{render_url}`), the bearer
- * endpoints and their RFC 9728 documents (`{base_url}`), and the built-in authorization
- * server (`{auth_url}`).
+ * validate the requests and shape the answers (`RenderParamsSchema`, `BulkRequestSchema`,
+ * `ExportParamsSchema`, the param and response schemas of the bearer operations of
+ * `@litho/core`; the export-job bodies, written here, are keyed by `ExportJobAck` and
+ * `ExportJobView`, so a field added to either fails to compile until it is described), so the
+ * document and the code cannot drift apart. It covers the render endpoints (`{render_url}`),
+ * the bearer endpoints and their RFC 9728 documents (`{base_url}`), and the built-in
+ * authorization server (`{auth_url}`).
  *
  * @module app/openapi
  */
@@ -18,6 +20,9 @@ import {
   DEFAULT_USAGE_DAYS,
   DesignListItemSchema,
   DesignResourceSchema,
+  EXPORT_JOB_MAX_RUNS,
+  EXPORT_RESERVED_KEYS,
+  ExportParamsSchema,
   ListDesignsParamsSchema,
   ListKeysParamsSchema,
   MAX_API_KEYS,
@@ -30,7 +35,10 @@ import {
   UsageBucketSchema,
   UsageParamsSchema,
   UsageResponseSchema,
+  type ExportJobAck,
+  type ExportJobView,
 } from '@litho/core'
+import type { JobStatus } from '@litho/core/contracts'
 import { OAUTH_PATHS, SCOPES } from '@litho/auth-adapters'
 import { toJSONSchema, type ZodType } from 'zod'
 
@@ -72,6 +80,9 @@ const errorBody = (description: string) => ({
 })
 
 const FORMAT_ENUM = [...OUTPUT_FORMATS]
+
+/** Every status of an export job, in the order a job goes through them (a missing one fails to compile). */
+const JOB_STATUSES = Object.keys({ queued: true, processing: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>)
 
 /** Schemas of the response bodies (interface.md §2 and §4). */
 const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
@@ -130,6 +141,98 @@ const RESPONSE_SCHEMAS: Record<string, JsonSchema> = {
       format: { enum: FORMAT_ENUM },
       file: { $ref: '#/components/schemas/StoredFile' },
       warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
+    },
+  },
+  ExportUploadResult: {
+    type: 'object',
+    required: ['success', 'url', 'format', 'file', 'warnings'],
+    properties: {
+      success: { const: true },
+      url: { type: 'string', format: 'uri', description: 'Public URL of the stored export; anyone with it can fetch the file.' },
+      format: { enum: FORMAT_ENUM },
+      file: { $ref: '#/components/schemas/StoredFile' },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
+    },
+  },
+  ExportSignedResult: {
+    type: 'object',
+    required: ['success', 'url', 'expiresAt', 'format', 'file', 'warnings'],
+    properties: {
+      success: { const: true },
+      url: { type: 'string', format: 'uri', description: 'Signed URL of the privately stored export, valid until `expiresAt`.' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'When the URL stops working: `expiresIn` minutes after the export.' },
+      format: { enum: FORMAT_ENUM },
+      file: { $ref: '#/components/schemas/StoredFile' },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
+    },
+  },
+  ExportJobAck: {
+    type: 'object',
+    description: 'The acknowledgement of a queued export job.',
+    required: ['success', 'exportId', 'status', 'pollUrl'],
+    properties: {
+      success: { const: true },
+      exportId: { type: 'string', description: 'The job id, `exp_` and 16 characters of `[A-Za-z0-9_-]`.' },
+      status: { const: 'queued' },
+      pollUrl: { type: 'string', description: 'The path of the job record, to append to `{base_url}`: `/analytics/exports/{exportId}` (also in `Location`).' },
+    } satisfies Record<keyof ExportJobAck, JsonSchema>,
+  },
+  ExportJob: {
+    type: 'object',
+    description: 'An export job record as its owner sees it. Optional fields appear once they apply.',
+    required: ['success', 'exportId', 'status', 'designId', 'delivery', 'format', 'createdAt', 'updatedAt', 'attempts'],
+    properties: {
+      success: { const: true },
+      exportId: { type: 'string' },
+      status: { enum: [...JOB_STATUSES], description: '`queued` → `processing` → `succeeded` or `failed`; a transient failure goes from `processing` back to `queued` for another run. `succeeded` and `failed` are final.' },
+      designId: { type: 'string', description: "The design's `_id`." },
+      delivery: { enum: ['hosted', 'signed'] },
+      format: { enum: FORMAT_ENUM, description: 'The format asked for (png by default).' },
+      createdAt: { type: 'string', format: 'date-time', description: 'When the job was queued.' },
+      updatedAt: { type: 'string', format: 'date-time', description: 'When the record last changed.' },
+      startedAt: { type: 'string', format: 'date-time', description: 'When the first run started.' },
+      finishedAt: { type: 'string', format: 'date-time', description: 'When the job succeeded or failed.' },
+      attempts: { type: 'integer', description: `Runs started so far: 1 for a job that ran once. Transient failures are retried until ${EXPORT_JOB_MAX_RUNS} runs; a run cut off by a stop or a crash counts too.` },
+      url: { type: 'string', format: 'uri', description: 'Succeeded: the stored file, public (hosted) or signed until `expiresAt` (signed).' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'Succeeded, signed delivery: when `url` stops working (`expiresIn` minutes after the render).' },
+      file: { $ref: '#/components/schemas/StoredFile' },
+      error: {
+        type: 'object',
+        description: 'Failed: what went wrong (the render was refunded).',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string', description: 'e.g. `ERR_RENDER_FAILED`, `ERR_IMAGE_FETCH`, `ERR_DESIGN_NOT_FOUND`.' }, message: { type: 'string' } },
+      },
+      webhook: {
+        type: 'object',
+        description: 'The completion webhook, when `webhookUrl` was given.',
+        required: ['url', 'state', 'attempts'],
+        properties: {
+          url: { type: 'string', format: 'uri' },
+          state: { enum: ['pending', 'delivered', 'failed'], description: '`failed`: every attempt of the retry schedule failed.' },
+          attempts: {
+            type: 'array',
+            description: 'Every delivery attempt so far, oldest first: `at`, the receiver\'s `status` when it answered, `error` when the attempt failed.',
+            items: {
+              type: 'object',
+              required: ['at'],
+              properties: {
+                at: { type: 'string', format: 'date-time' },
+                status: { type: 'integer', description: "The receiver's HTTP status, when it answered." },
+                error: { type: 'string', description: 'Why the attempt failed (not 2xx, a timeout, a refused address…).' },
+              },
+            },
+          },
+          nextAttemptAt: { type: 'string', format: 'date-time', description: 'While `pending` after a failed attempt: when the next one is due.' },
+        },
+      },
+    } satisfies Record<keyof ExportJobView, JsonSchema>,
+  },
+  WebhookSecret: {
+    type: 'object',
+    required: ['success', 'secret'],
+    properties: {
+      success: { const: true },
+      secret: { type: 'string', pattern: '^whsec_', description: 'The Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes.' },
     },
   },
   BulkRequest: schemaOf(BulkRequestSchema),
@@ -329,6 +432,9 @@ function queryParameters(zodSchema: ZodType): JsonSchema[] {
 /** The query parameters of a render, one OpenAPI parameter per field of `RenderParamsSchema`. */
 const renderQueryParameters = () => queryParameters(RenderParamsSchema)
 
+/** The query parameters of an export (`ExportParamsSchema`); `expiresIn` only where the URL is signed. */
+const exportQueryParameters = (signed: boolean) => queryParameters(signed ? ExportParamsSchema : ExportParamsSchema.omit({ expiresIn: true }))
+
 const quotaResponseHeaders = {
   'X-Quota-Limit': { description: "Renders a month on the account's plan.", schema: { type: 'integer' } },
   'X-Quota-Remaining': { description: 'Renders left in this window.', schema: { type: 'integer' } },
@@ -365,8 +471,8 @@ const oauthErrorBody = (description: string, headers?: JsonSchema) => jsonRespon
 
 /** The scopes of the built-in authorization server, as OpenAPI describes them. */
 const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
-  read: 'Read designs, render configs, usage and the list of API keys.',
-  write: 'Create and delete render API keys.',
+  read: 'Read designs, render configs, usage, export jobs and the list of API keys.',
+  write: 'Export designs (each export is a metered render), create and delete render API keys, and read and rotate the webhook signing secret.',
 }
 
 /**
@@ -415,6 +521,25 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
   const bearer = (scope: (typeof SCOPES)[number]) => [{ oauth2: [scope] }]
   const pathId = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } })
   const designPathId = pathId("The design's `_id` (from the design list), not its render code.")
+  const exportDescription = `One render against the quota, consumed before rendering and refunded if the export fails; a 429 when the quota is used up. Bad input (400, 404) costs nothing. Parameters may also be given in the JSON body (\`draft\` as a JSON boolean there); the query wins. The body's other keys are overrides, after the reserved keys (${EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')}) are stripped; override dot-paths are also accepted in the query. Without \`draft\`, the published version is exported (a design never published is a 404 saying to pass \`draft=true\`).`
+  const exportOverridesParam = { ...overridesParam, description: 'Dynamic-field overrides as `<component_key>.<field>=<value>`; body overrides win. Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides`.' }
+  const exportBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'Overrides (dot-paths or nested) and the parameters `format`, `quality`, `variation`, `draft`, `expiresIn`.' } } } }
+  const exportHeaders = {
+    ...quotaResponseHeaders,
+    'X-Litho-Source': { description: 'Which version was exported: `published` or `draft`.', schema: { enum: ['published', 'draft'] } },
+    'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
+    'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
+  }
+  const exportErrors = {
+    '400': errorBody('A parameter or the body is invalid (`message` names it), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
+    ...bearerErrors,
+    '404': errorBody('No design of yours has this id, or it was never published and `draft` is not true.'),
+    '413': errorBody('The body is larger than the limit (2 MiB by default).'),
+    '422': errorBody('A remote image or font the design needs could not be fetched or decoded (refunded).'),
+    '429': commonErrors['429'],
+    '500': errorBody('The render failed (refunded).'),
+    '503': commonErrors['503'],
+  }
   const org = { name: 'org', in: 'path', required: true, description: 'The org id, as in the issuer `{auth_url}/org/{org}` named by the protected-resource metadata.', schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } }
   const orgQuery = (description: string) => ({ name: 'org', in: 'query', required: false, description, schema: { type: 'string' } })
   const protectedResource = (resource: string, operationId: string) => ({
@@ -434,11 +559,11 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
       title: 'Litho API',
       version: '1.0.0',
       description: [
-        'Renders stored designs to png, jpeg, webp and pdf, and gives the signed-in owner their designs, render configurations, usage history and render keys. Every render (each GET, POST and bulk item) counts as one call against the monthly plan quota.',
+        'Renders stored designs to png, jpeg, webp and pdf, and gives the signed-in owner their designs, render configurations, exports, usage history and render keys. Every render (each GET, POST, bulk item and export, a queued export job included) counts as one call against the monthly plan quota.',
         '',
-        'Addresses: render endpoints (`/v1/…`, `/bulk`, `/files/…`) are relative to `{render_url}`; the design, analytics and settings endpoints and the protected-resource metadata to `{base_url}`; the authorization server to `{auth_url}`. Each path names its server.',
+        'Addresses: render endpoints (`/v1/…`, `/bulk`, `/files/…`) are relative to `{render_url}`; the design, export, analytics and settings endpoints and the protected-resource metadata to `{base_url}`; the authorization server to `{auth_url}`. Each path names its server.',
         '',
-        'Credentials: render endpoints take a render key (`dma-api-key`). The design, analytics and settings endpoints take an OAuth 2.0 access token, `Authorization: Bearer <token>`, with scope `read` (reads) or `write` (key changes); they answer 401 or 403 with a `WWW-Authenticate` challenge, and CORS preflights without a token.',
+        'Credentials: render endpoints take a render key (`dma-api-key`). The design, export, analytics and settings endpoints take an OAuth 2.0 access token, `Authorization: Bearer <token>`, with scope `read` (reads) or `write` (exports, key changes and the webhook signing secret, reading it included); they answer 401 or 403 with a `WWW-Authenticate` challenge, and CORS preflights without a token.',
         '',
         `Getting a token (authorization code with PKCE S256): (1) \`GET {base_url}/.well-known/oauth-protected-resource\` names the issuer \`{auth_url}/org/{org}\`; (2) \`GET {auth_url}/.well-known/oauth-authorization-server/org/{org}\` gives its endpoints; (3) register a client at \`POST {auth_url}${OAUTH_PATHS.register}?org={org}\` (RFC 7591), or use a pre-issued client id; (4) send the user to \`{auth_url}${OAUTH_PATHS.authorize}\` with \`client_id\`, \`redirect_uri\`, \`response_type=code\`, \`scope\`, \`resource\` (\`{base_url}\`), \`code_challenge\`, \`code_challenge_method=S256\` and \`state\`; (5) redeem the code at \`POST {auth_url}${OAUTH_PATHS.token}\` with \`code_verifier\`; access tokens live an hour, renew them with the \`refresh_token\` grant; (6) revoke at \`POST {auth_url}${OAUTH_PATHS.revoke}\`. Tokens are ES256 JWTs; the public keys are at \`{auth_url}/org/{org}/jwks.json\`. The \`oauth\` operations below are served by the built-in authorization server.`,
       ].join('\n'),
@@ -447,8 +572,9 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
     tags: [
       { name: 'render', description: 'Renders, with a render key (`{render_url}`).' },
       { name: 'designs', description: 'The signed-in user\'s designs and their render configuration (bearer, `{base_url}`).' },
+      { name: 'exports', description: 'Exports of the signed-in user\'s designs, published or draft, at once or as background jobs; each is one render against the quota, refunded when it fails (bearer, `{base_url}`).' },
       { name: 'analytics', description: 'Render usage over time (bearer, `{base_url}`).' },
-      { name: 'settings', description: 'Render API keys (bearer, `{base_url}`).' },
+      { name: 'settings', description: 'Render API keys and the webhook signing secret (bearer, `{base_url}`).' },
       { name: 'oauth', description: 'Discovery and the built-in OAuth 2.1 authorization server (`{auth_url}`).' },
     ],
     components: {
@@ -576,6 +702,104 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
           },
         },
       },
+      '/designs/v2/{id}/export': {
+        servers: base,
+        post: {
+          operationId: 'exportDesign',
+          tags: ['exports'],
+          summary: 'Export one of your designs as image bytes',
+          description: `${exportDescription} Nothing is stored.`,
+          security: bearer('write'),
+          parameters: [designPathId, ...exportQueryParameters(false), exportOverridesParam],
+          requestBody: exportBody,
+          responses: {
+            '200': {
+              description: 'The image.',
+              headers: { ...exportHeaders, 'X-Litho-Variation': { description: 'The size rendered: `master` or the variation id.', schema: { type: 'string' } }, 'Content-Disposition': { description: '`attachment; filename="<id>.<ext>"`.', schema: { type: 'string' } } },
+              content: {
+                'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+                'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+                'image/webp': { schema: { type: 'string', contentMediaType: 'image/webp' } },
+                'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+              },
+            },
+            ...exportErrors,
+          },
+        },
+      },
+      '/designs/v2/{id}/export/driver-upload': {
+        servers: base,
+        post: {
+          operationId: 'exportDesignToUpload',
+          tags: ['exports'],
+          summary: 'Export one of your designs to a public stored file',
+          description: `${exportDescription} The file is stored publicly; its URL needs no credentials.`,
+          security: bearer('write'),
+          parameters: [designPathId, ...exportQueryParameters(false), exportOverridesParam],
+          requestBody: exportBody,
+          responses: {
+            '200': jsonResponse('The stored export.', 'ExportUploadResult', exportHeaders),
+            ...exportErrors,
+          },
+        },
+      },
+      '/designs/v2/{id}/export/signed-url': {
+        servers: base,
+        post: {
+          operationId: 'exportDesignToSignedUrl',
+          tags: ['exports'],
+          summary: 'Export one of your designs to a private stored file behind an expiring signed URL',
+          description: `${exportDescription} The file is stored privately; the signed URL works until \`expiresAt\`.`,
+          security: bearer('write'),
+          parameters: [designPathId, ...exportQueryParameters(true), exportOverridesParam],
+          requestBody: exportBody,
+          responses: {
+            '200': jsonResponse('The stored export and its signed URL.', 'ExportSignedResult', exportHeaders),
+            ...exportErrors,
+          },
+        },
+      },
+      '/designs/v2/{id}/export/jobs': {
+        servers: base,
+        post: {
+          operationId: 'queueExportJob',
+          tags: ['exports'],
+          summary: 'Queue an export of one of your designs as a background job',
+          description: `The export runs in the background and is stored like \`driver-upload\` (\`delivery=hosted\`) or \`signed-url\` (\`delivery=signed\`); poll \`pollUrl\` for the result, or pass \`webhookUrl\` to be called when it finishes. The request is checked at once (design, parameters, overrides, variation: a 400 or 404 costs nothing); then one render is consumed and the job is queued. A job that finally fails is refunded once; transient failures are retried, at most ${EXPORT_JOB_MAX_RUNS} runs. Parameters may also be given in the JSON body (the query wins). Overrides go in the body only (dot-paths or nested; the query's are not read): its keys other than the reserved ones (${EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')}). Keys that name nothing are ignored without a report. The design (published, or the draft with \`draft\`) is read again when the job runs. Mounted when the app has export jobs (\`litho serve\` has).`,
+          security: bearer('write'),
+          parameters: [
+            designPathId,
+            { name: 'delivery', in: 'query', required: false, description: 'Required, in the query or the body: `hosted` (a public URL) or `signed` (an expiring signed URL).', schema: { enum: ['hosted', 'signed'] } },
+            ...exportQueryParameters(true),
+            { name: 'webhookUrl', in: 'query', required: false, description: 'Usually in the body: an https URL to POST the finished job to, signed (Standard Webhooks; docs/webhooks.md).', schema: { type: 'string', format: 'uri', maxLength: 2048 } },
+          ],
+          requestBody: {
+            required: false,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: true,
+                  description: 'Overrides (dot-paths or nested) and the parameters `delivery`, `format`, `quality`, `variation`, `draft`, `expiresIn` and `webhookUrl`.',
+                  properties: {
+                    delivery: { enum: ['hosted', 'signed'] },
+                    webhookUrl: { type: 'string', format: 'uri', maxLength: 2048 },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '202': jsonResponse('Queued.', 'ExportJobAck', { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
+            '400': errorBody('`delivery` is missing or not `hosted`/`signed`, `expiresIn` is given with `hosted`, another parameter or the body is invalid (`message` names it), `webhookUrl` is refused (not https, credentials, a blocked address, or webhooks not configured), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
+            ...bearerErrors,
+            '404': errorBody('No design of yours has this id, or it was never published and `draft` is not true.'),
+            '413': exportErrors['413'],
+            '429': commonErrors['429'],
+            '503': errorBody('The job could not be stored or queued (refunded); retry shortly.'),
+          },
+        },
+      },
       '/analytics/api': {
         servers: base,
         get: {
@@ -589,6 +813,22 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
             '200': jsonResponse('The buckets and their total.', 'UsageResponse'),
             '400': errorBody('`start` or `end` is not an ISO 8601 date-time, `start` is not before `end`, or `groupBy` is unknown or too fine for the range; `message` names the parameter.'),
             ...bearerErrors,
+          },
+        },
+      },
+      '/analytics/exports/{exportId}': {
+        servers: base,
+        get: {
+          operationId: 'getExportJob',
+          tags: ['exports'],
+          summary: 'Poll one of your export jobs',
+          description: 'The job record: its `status` and, once it succeeded, the stored file\'s `url`; once it failed, `error`. Answered with `Cache-Control: no-store`. Poll every few seconds, or use a webhook.',
+          security: bearer('read'),
+          parameters: [{ name: 'exportId', in: 'path', required: true, description: 'The `exportId` of the 202 answer.', schema: { type: 'string' } }],
+          responses: {
+            '200': jsonResponse('The job.', 'ExportJob'),
+            ...bearerErrors,
+            '404': errorBody('No export job of yours has this id (another account\'s job is not found either).'),
           },
         },
       },
@@ -635,6 +875,34 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
             '200': jsonResponse('Deleted.', 'DeletedApiKey'),
             ...bearerErrors,
             '404': errorBody('No key of yours has this id.'),
+          },
+        },
+      },
+      '/settings/webhook-secret': {
+        servers: base,
+        get: {
+          operationId: 'getWebhookSecret',
+          tags: ['settings'],
+          summary: 'Get your webhook signing secret',
+          description: 'The secret that signs your completion webhooks; created on first use. Needs `write`, reading included: whoever holds it can forge webhooks. Answered with `Cache-Control: no-store`. Mounted with export jobs that have webhooks (`litho serve` has).',
+          security: bearer('write'),
+          responses: {
+            '200': jsonResponse('The secret.', 'WebhookSecret'),
+            ...bearerErrors,
+          },
+        },
+      },
+      '/settings/webhook-secret/rotate': {
+        servers: base,
+        post: {
+          operationId: 'rotateWebhookSecret',
+          tags: ['settings'],
+          summary: 'Replace your webhook signing secret',
+          description: 'A new secret replaces the old one at once, with no overlap: every delivery attempt from now on, retries of older events included, is signed with the new one. Answered with `Cache-Control: no-store`. Mounted with export jobs that have webhooks (`litho serve` has).',
+          security: bearer('write'),
+          responses: {
+            '200': jsonResponse('The new secret.', 'WebhookSecret'),
+            ...bearerErrors,
           },
         },
       },

@@ -3,7 +3,7 @@
  *
  * @module app/respond
  */
-import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState } from '@litho/core'
+import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
 
 /** The status of each error code; codes not listed are a 500. */
 const STATUS: Partial<Record<LithoErrorCode, number>> = {
@@ -15,6 +15,7 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_UNAUTHORIZED: 401,
   ERR_DESIGN_NOT_FOUND: 404,
   ERR_KEY_NOT_FOUND: 404,
+  ERR_EXPORT_NOT_FOUND: 404,
   ERR_TEMPLATE_LIMIT: 403,
   ERR_STORE_CONFLICT: 409,
   // The request was well formed but what it points at (a remote image or font) failed.
@@ -71,4 +72,34 @@ export function quotaHeaders(quota: QuotaState): Record<string, string> {
     'x-quota-remaining': String(quota.remaining),
     'x-quota-reset': quota.resetAt.toISOString(),
   }
+}
+
+/** What a render or an export returns: bytes (`stream`) or a JSON body (stored deliveries). */
+export type RenderOutcome = { warnings: readonly RenderWarning[]; quota: QuotaState } & (
+  | { delivery: 'stream'; bytes: Uint8Array; contentType: string; format: string; variation: string }
+  | { delivery: 'hosted' | 'signed'; body: unknown }
+)
+
+/**
+ * The response of a render or an export: quota and warning headers (`X-Litho-Ignored-Overrides`
+ * lists the ignored keys), then the JSON body, or the bytes with their type, a file name and
+ * `X-Litho-Variation`. Never cached: every fetch is a metered render.
+ */
+export function renderOutcomeResponse(result: RenderOutcome, options: { name: string; disposition: 'inline' | 'attachment'; headers?: Record<string, string> }): Response {
+  const headers: Record<string, string> = { ...quotaHeaders(result.quota), 'cache-control': 'private, no-store', ...options.headers }
+  const ignored = result.warnings.filter((w) => w.code === 'override_ignored' && w.key).map((w) => encodeURIComponent(w.key!))
+  if (ignored.length > 0) headers['x-litho-ignored-overrides'] = ignored.join(',')
+  if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
+  if (result.delivery !== 'stream') return json(result.body, 200, headers)
+  const extension = result.format === 'jpeg' ? 'jpg' : result.format
+  return new Response(result.bytes, {
+    status: 200,
+    headers: {
+      ...headers,
+      'content-type': result.contentType,
+      'content-length': String(result.bytes.byteLength),
+      'content-disposition': `${options.disposition}; filename="${options.name.replace(/[^A-Za-z0-9_-]/g, '')}.${extension}"`,
+      'x-litho-variation': result.variation,
+    },
+  })
 }
