@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { BLOCKED_LITERAL_URLS } from '../_blocked-literals.js'
 import { LithoError } from '../../src/errors.js'
 import { DEFAULT_FETCH_LIMITS, fetchRemote, type NetworkPolicy } from '../../src/render/images/index.js'
 import { INTERNAL_HOST, PUBLIC_HOST, spyOnConnects, startServer, testPolicy, type FixtureServer } from './fixtures.js'
@@ -151,26 +152,7 @@ describe('fetchRemote › happy path', () => {
 describe('fetchRemote › F-1 literal addresses and schemes', () => {
   // Every literal form from reliability.md F-1. Ports are irrelevant: nothing may be dialled.
   // (data: is not in this table: fetchRemote decodes data: URIs by design, without I/O.)
-  const blocked = [
-    'http://127.0.0.1/',
-    'http://0.0.0.0/',
-    'http://[::]/',
-    'http://[::1]/',
-    'http://169.254.169.254/',
-    'http://10.0.0.1/',
-    'http://172.16.0.1/',
-    'http://192.168.1.1/',
-    'http://100.64.0.1/',
-    'http://[fc00::1]/',
-    'http://[fe80::1]/',
-    'http://[::ffff:127.0.0.1]/',
-    'http://[64:ff9b::a9fe:a9fe]/',
-    'http://2130706433/',
-    'http://0x7f000001/',
-    'http://127.1/',
-    'http://017700000001/',
-    `http://${INTERNAL_HOST}:8080/`,
-  ]
+  const blocked = [...BLOCKED_LITERAL_URLS, `http://${INTERNAL_HOST}:8080/`]
   for (const url of blocked) {
     it(`refuses ${url} before connecting`, async () => {
       const error = await rejection(fetchRemote(url, { policy: testPolicy() }))

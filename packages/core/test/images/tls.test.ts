@@ -1,33 +1,23 @@
 // https through the pinned connector: the socket goes to the checked IP, while TLS still
 // verifies the certificate for the name in the URL (SNI and identity check).
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { rootCertificates } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LithoError } from '../../src/errors.js'
 import { fetchRemote, type NetworkPolicy } from '../../src/render/images/index.js'
 import { PUBLIC_HOST } from './fixtures.js'
+import { throwawayTls } from '../_throwaway-tls.js'
 
-// A throwaway CA and a leaf certificate for images.test, made with the openssl CLI.
-const dir = mkdtempSync(join(tmpdir(), 'litho-tls-'))
-const openssl = (...args: string[]): void => {
-  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
-}
 let server: https.Server
 let port = 0
 let caPem = ''
 
 beforeAll(async () => {
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Litho test CA')
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=images.test')
-  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:images.test\n')
-  openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '2', '-extfile', 'san.ext')
-  caPem = readFileSync(join(dir, 'ca.pem'), 'utf8')
-  server = https.createServer({ key: readFileSync(join(dir, 'leaf.key')), cert: readFileSync(join(dir, 'leaf.pem')) }, (_req, res) => {
+  // A throwaway CA and a leaf certificate for images.test.
+  const tls = throwawayTls('images.test')
+  caPem = tls.caPem
+  server = https.createServer({ key: tls.key, cert: tls.cert }, (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' })
     res.end('hello over tls')
   })

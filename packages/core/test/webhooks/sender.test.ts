@@ -3,15 +3,13 @@
 // reliability.md W-1), and the network rules (W-4, W-5, W-7) are checked by counting the TCP
 // connections the receiver accepts: a refused delivery must not open one.
 import { createHmac } from 'node:crypto'
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { rootCertificates } from 'node:tls'
 import { Webhook, WebhookVerificationError } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { BLOCKED_LITERAL_URLS } from '../_blocked-literals.js'
+import { throwawayTls } from '../_throwaway-tls.js'
 import { networkPolicyFromEnv, type NetworkPolicy } from '../../src/render/images/index.js'
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, createWebhookSender, generateWebhookSecret, webhookUrlProblem, type WebhookSendRequest } from '../../src/webhooks/index.js'
 import { startReceiver, type Receiver, type Respond } from './receiver.js'
@@ -258,25 +256,7 @@ describe('createWebhookSender › addresses (SSRF) and schemes', () => {
 
   it('literal loopback, unspecified, link-local, private and mapped addresses are refused without a packet', async () => {
     const sender = createWebhookSender({ policy: HTTP_ONLY })
-    for (const url of [
-      'http://127.0.0.1/',
-      'http://127.1/',
-      'http://2130706433/',
-      'http://0x7f000001/',
-      'http://0.0.0.0/',
-      'http://[::]/',
-      'http://[::1]/',
-      'http://169.254.169.254/latest/meta-data/',
-      'http://10.0.0.1/',
-      'http://172.16.0.1/',
-      'http://192.168.1.1/',
-      'http://100.64.0.1/',
-      'http://[fc00::1]/',
-      'http://[fe80::1]/',
-      'http://[::ffff:127.0.0.1]/',
-      'http://[::ffff:169.254.169.254]/',
-      'http://[64:ff9b::a9fe:a9fe]/',
-    ]) {
+    for (const url of BLOCKED_LITERAL_URLS) {
       const delivery = await sender.send(request(url))
       expect(delivery, url).toMatchObject({ ok: false, reason: 'blocked_address' })
     }
@@ -312,23 +292,16 @@ describe('createWebhookSender › addresses (SSRF) and schemes', () => {
 })
 
 describe('createWebhookSender › https', () => {
-  // A throwaway CA and a leaf certificate for hooks.test, made with the openssl CLI.
-  const dir = mkdtempSync(join(tmpdir(), 'litho-webhook-tls-'))
-  const openssl = (...args: string[]): void => {
-    execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
-  }
   let server: https.Server
   let port = 0
   let caPem = ''
   const received: Array<{ headers: Record<string, string>; body: string }> = []
 
   beforeAll(async () => {
-    openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Litho webhook test CA')
-    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'leaf.key', '-out', 'leaf.csr', '-subj', '/CN=hooks.test')
-    writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:hooks.test\n')
-    openssl('x509', '-req', '-in', 'leaf.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'leaf.pem', '-days', '2', '-extfile', 'san.ext')
-    caPem = readFileSync(join(dir, 'ca.pem'), 'utf8')
-    server = https.createServer({ key: readFileSync(join(dir, 'leaf.key')), cert: readFileSync(join(dir, 'leaf.pem')) }, (req, res) => {
+    // A throwaway CA and a leaf certificate for hooks.test.
+    const tls = throwawayTls('hooks.test', 'Litho webhook test CA')
+    caPem = tls.caPem
+    server = https.createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
