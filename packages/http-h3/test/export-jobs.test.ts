@@ -69,6 +69,18 @@ describe('POST /designs/v2/{id}/export/jobs', () => {
     expect(await usage()).toBe(before + 1)
   })
 
+  it('takes overrides from the query too, the body winning, like the synchronous exports', async () => {
+    const plain = (await (await enqueue({ delivery: 'hosted' })).json()) as { exportId: string }
+    const viaQuery = (await (await enqueue({ delivery: 'hosted' }, '?title.text=From%20the%20query')).json()) as { exportId: string }
+    const bodyWins = (await (await enqueue({ delivery: 'hosted', 'title.text': 'From the body' }, '?title.text=From%20the%20query')).json()) as { exportId: string }
+    const bytes = async (id: string) => Buffer.from(await (await h.fetch(new URL((await settled(id)).url as string).pathname)).arrayBuffer())
+    const [a, b, c] = [await bytes(plain.exportId), await bytes(viaQuery.exportId), await bytes(bodyWins.exportId)]
+    expect(a.equals(b)).toBe(false)
+    expect(b.equals(c)).toBe(false)
+    const direct = await api(`/designs/v2/${designId}/export`, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ 'title.text': 'From the body' }) })
+    expect(Buffer.from(await direct.arrayBuffer()).equals(c)).toBe(true)
+  })
+
   it('a signed job gets an expiring URL (expiresIn in minutes) in its record', async () => {
     const ack = (await (await enqueue({ delivery: 'signed', expiresIn: 5, format: 'webp' })).json()) as { exportId: string }
     const job = await settled(ack.exportId)

@@ -66,8 +66,16 @@ export interface ExportJobServices {
 export interface ExportJobRequest {
   delivery: 'hosted' | 'signed'
   params: ExportParams
+  /** Overrides from the JSON body (reserved keys stripped). */
   overrides: Record<string, unknown>
+  /** The request's query string: its dot-path overrides apply first (reserved names are not overrides). */
+  query?: string
   webhookUrl?: string
+}
+
+/** The override inputs of a job: the query's, then the body's (which win). */
+function overridesOf(request: ExportJobRequest): [URLSearchParams, Record<string, unknown>] {
+  return [new URLSearchParams(request.query ?? ''), request.overrides]
 }
 
 /** The 202 body (interface.md §2, export job acknowledgement). */
@@ -84,7 +92,8 @@ export const exportPollPath = (exportId: string): string => `/analytics/exports/
 /**
  * Reads an export-job request: the export parameters (query wins over body), `delivery`
  * (required: `hosted` or `signed`; query or body), `expiresIn` only with `signed`, and
- * `webhookUrl` (body or query). The rest of the body are overrides.
+ * `webhookUrl` (body or query). Overrides: dot paths in the query, then the rest of the body
+ * (the body wins), as on the synchronous exports.
  *
  * @throws LithoError `ERR_INVALID_REQUEST` naming the parameter.
  */
@@ -99,7 +108,8 @@ export function parseExportJobRequest(query: URLSearchParams, body?: unknown): E
   const webhookUrl = query.get('webhookUrl') ?? fromBody.webhookUrl
   if (webhookUrl !== undefined && webhookUrl !== null && (typeof webhookUrl !== 'string' || webhookUrl.length === 0 || webhookUrl.length > 2048))
     throw invalidRequest([{ path: 'webhookUrl', message: `expected an https URL of at most 2048 characters, received ${JSON.stringify(webhookUrl).slice(0, 80)}` }])
-  return { delivery, params, overrides: exportOverrides(body), ...(typeof webhookUrl === 'string' ? { webhookUrl } : {}) }
+  const search = query.toString()
+  return { delivery, params, overrides: exportOverrides(body), ...(search ? { query: search } : {}), ...(typeof webhookUrl === 'string' ? { webhookUrl } : {}) }
 }
 
 /**
@@ -122,7 +132,7 @@ export async function enqueueExportJob(
     if (problem) throw invalidRequest([{ path: 'webhookUrl', message: problem.problem }])
   }
   // Bad input (design, overrides, variation) is refused before anything is metered.
-  await prepareExport(services, { account, id: input.id, params: request.params, overrides: request.overrides })
+  await prepareExport(services, { account, id: input.id, params: request.params, overrides: overridesOf(request) })
   const now = clockOf(services).now()
   const exportId = newId('exp')
   const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: exportId, now })
@@ -253,7 +263,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     record.startedAt ??= now().toISOString()
     await save(record)
     try {
-      const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: request.overrides })
+      const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: overridesOf(request) })
       const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services.files, rendered, {

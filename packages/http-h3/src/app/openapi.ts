@@ -765,13 +765,14 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
           operationId: 'queueExportJob',
           tags: ['exports'],
           summary: 'Queue an export of one of your designs as a background job',
-          description: `The export runs in the background and is stored like \`driver-upload\` (\`delivery=hosted\`) or \`signed-url\` (\`delivery=signed\`); poll \`pollUrl\` for the result, or pass \`webhookUrl\` to be called when it finishes. The request is checked at once (design, parameters, overrides, variation: a 400 or 404 costs nothing); then one render is consumed and the job is queued. A job that finally fails is refunded once; transient failures are retried, at most ${EXPORT_JOB_MAX_RUNS} runs. Parameters may also be given in the JSON body (the query wins). Overrides go in the body only (dot-paths or nested; the query's are not read): its keys other than the reserved ones (${EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')}). Keys that name nothing are ignored without a report. The design (published, or the draft with \`draft\`) is read again when the job runs. Mounted when the app has export jobs (\`litho serve\` has).`,
+          description: `The export runs in the background and is stored like \`driver-upload\` (\`delivery=hosted\`) or \`signed-url\` (\`delivery=signed\`); poll \`pollUrl\` for the result, or pass \`webhookUrl\` to be called when it finishes. The request is checked at once (design, parameters, overrides, variation: a 400 or 404 costs nothing); then one render is consumed and the job is queued. A job that finally fails is refunded once; transient failures are retried, at most ${EXPORT_JOB_MAX_RUNS} runs. Parameters may also be given in the JSON body (the query wins). Overrides: dot-paths in the query, then the JSON body (dot-paths or nested; the body wins), whose keys other than the reserved ones (${EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')}). Keys that name nothing are ignored without a report. The design (published, or the draft with \`draft\`) is read again when the job runs. Mounted when the app has export jobs (\`litho serve\` has).`,
           security: bearer('write'),
           parameters: [
             designPathId,
             { name: 'delivery', in: 'query', required: false, description: 'Required, in the query or the body: `hosted` (a public URL) or `signed` (an expiring signed URL).', schema: { enum: ['hosted', 'signed'] } },
             ...exportQueryParameters(true),
             { name: 'webhookUrl', in: 'query', required: false, description: 'Usually in the body: an https URL to POST the finished job to, signed (Standard Webhooks; docs/webhooks.md).', schema: { type: 'string', format: 'uri', maxLength: 2048 } },
+            exportOverridesParam,
           ],
           requestBody: {
             required: false,
