@@ -23,9 +23,9 @@ import {
   type Renderer,
 } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
-import { BearerVerifierUnavailableError, OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
+import { OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
-import { BEARER_CORS_HEADERS, BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearer, type Scope } from './bearer.js'
+import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerCors, type Scope } from './bearer.js'
 import { mountExportJobRoutes } from './export-job-routes.js'
 import { mountExportRoutes } from './export-routes.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
@@ -84,22 +84,11 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   /** A bearer route: CORS, the token check for `scope`, the owner's account, errors as JSON. */
   const route: BearerRoute = (scope, fn) => async (event) => {
     try {
-      const principal = await requireBearer(event.req, { verifier: options.verifier, resource: baseUrl, resourceMetadataUrl, scope })
-      // An external issuer's `sub` may not be a Litho user id at all (`auth0|…`): no such account.
-      const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
-      if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata="${resourceMetadataUrl}"`)
-      const response = await fn(event, { id: user.id, plan: user.plan })
-      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
-      return response
+      const { user } = await requireBearerUser(event.req, { verifier: options.verifier, accounts: options.accounts, resource: baseUrl, resourceMetadataUrl, scope })
+      return withBearerCors(await fn(event, { id: user.id, plan: user.plan }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      if (error instanceof BearerVerifierUnavailableError) {
-        report(error)
-        return errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { ...BEARER_CORS_HEADERS, 'retry-after': '5' })
-      }
-      const response = error instanceof BodyTooLargeError ? errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' }) : toErrorResponse(error, report)
-      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
-      return response
+      return verifierUnavailableResponse(error, report) ?? withBearerCors(error instanceof BodyTooLargeError ? errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' }) : toErrorResponse(error, report))
     }
   }
   const preflight = (methods: string) => () => bearerPreflight(methods)

@@ -5,8 +5,9 @@
  *
  * @module app/bearer
  */
-import { BearerTokenError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
-import { json } from './respond.js'
+import { BearerTokenError, BearerVerifierUnavailableError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
+import type { AccountStore, UserRecord } from '@litho/core/contracts'
+import { errorJson, json } from './respond.js'
 
 /** The scopes a bearer route may require. */
 export type Scope = 'read' | 'write'
@@ -92,4 +93,33 @@ export function protectedResourceMetadata(options: { resource: string; authoriza
     200,
     { ...BEARER_CORS_HEADERS, 'cache-control': 'public, max-age=300' },
   )
+}
+
+/** Adds the bearer CORS headers to `response` (returned for chaining). */
+export function withBearerCors(response: Response): Response {
+  for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+  return response
+}
+
+/**
+ * {@link requireBearer}, then the token's user: an external issuer's `sub` may not be a Litho
+ * user id at all (`auth0|…`), and a deleted account is no account.
+ *
+ * @throws BearerChallenge as {@link requireBearer}, and 401 when the token names no account.
+ */
+export async function requireBearerUser(
+  request: Request,
+  options: { verifier: BearerVerifier; accounts: Pick<AccountStore, 'getUser'>; resource: string; resourceMetadataUrl: string; scope: Scope },
+): Promise<{ principal: BearerPrincipal; user: UserRecord }> {
+  const principal = await requireBearer(request, options)
+  const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
+  if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata=${quote(options.resourceMetadataUrl)}`)
+  return { principal, user }
+}
+
+/** The 503 of a verifier that cannot check tokens right now (an external JWKS is down), or undefined. */
+export function verifierUnavailableResponse(error: unknown, report: (error: unknown) => void): Response | undefined {
+  if (!(error instanceof BearerVerifierUnavailableError)) return undefined
+  report(error)
+  return withBearerCors(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
 }

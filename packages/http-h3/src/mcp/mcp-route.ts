@@ -10,13 +10,12 @@
  *
  * @module mcp/mcp-route
  */
-import type { Clock, Renderer } from '@litho/core'
+import type { Clock, PlanId, Renderer } from '@litho/core'
 import type { AccountStore, DesignStore } from '@litho/core/contracts'
 import type { BearerVerifier } from '@litho/auth-adapters'
-import { BearerVerifierUnavailableError } from '@litho/auth-adapters'
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
 import type { H3 } from 'h3'
-import { BEARER_CORS_HEADERS, BearerChallenge, bearerPreflight, requireBearer } from '../app/bearer.js'
+import { BearerChallenge, bearerPreflight, requireBearerUser, verifierUnavailableResponse, withBearerCors } from '../app/bearer.js'
 import { errorJson, json } from '../app/respond.js'
 import { createLithoMcpServer } from './tools.js'
 
@@ -43,11 +42,10 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
   const resourceMetadataUrl = `${options.baseUrl}/.well-known/oauth-protected-resource${MCP_PATH}`
   const origins = new Set([new URL(options.baseUrl).origin, ...(options.allowedOrigins ?? []).map((o) => new URL(o).origin)])
   const handler = createMcpHandler(
-    async ({ authInfo }) => {
-      const userId = String(authInfo?.extra?.userId ?? '')
-      const user = await options.accounts.getUser(userId)
-      // requireBearer ran first and the user existed a moment ago; a deleted account gets no tools.
-      return createLithoMcpServer({ designs: options.designs, renderer: options.renderer, clock: options.clock, renderUrl: options.renderUrl, account: { id: userId, plan: user?.plan ?? 'free' } }, options.report)
+    // The route checked the token and read the account; it passes both in `authInfo.extra`.
+    ({ authInfo }) => {
+      const account = authInfo?.extra?.account as { id: string; plan: PlanId }
+      return createLithoMcpServer({ designs: options.designs, renderer: options.renderer, clock: options.clock, renderUrl: options.renderUrl, account }, options.report)
     },
     // 'auto': one JSON body unless a tool emits notifications first (then SSE).
     { onerror: (error) => options.report(error) },
@@ -55,18 +53,12 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
 
   app.all(MCP_PATH, async (event) => {
     const request = event.req
-    const withCors = (response: Response) => {
-      for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
-      return response
-    }
     if (request.method === 'OPTIONS') return bearerPreflight('GET, POST, DELETE, OPTIONS')
     // Streamable HTTP (2026-07-28): a browser's Origin must be one we serve (DNS rebinding), checked first.
     const origin = request.headers.get('origin')
-    if (origin !== null && !origins.has(origin)) return withCors(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
+    if (origin !== null && !origins.has(origin)) return withBearerCors(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
     try {
-      const principal = await requireBearer(request, { verifier: options.verifier, resource, resourceMetadataUrl, scope: 'read' })
-      const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
-      if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata="${resourceMetadataUrl}"`)
+      const { principal, user } = await requireBearerUser(request, { verifier: options.verifier, accounts: options.accounts, resource, resourceMetadataUrl, scope: 'read' })
       const authInfo: AuthInfo = {
         token: '',
         clientId: principal.clientId,
@@ -74,14 +66,15 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
         expiresAt: Math.floor(principal.expiresAt.getTime() / 1000),
         resource: new URL(resource),
         resourceMetadataUrl,
-        extra: { userId: user.id },
+        extra: { account: { id: user.id, plan: user.plan } },
       }
-      return withCors(await handler.fetch(request, { authInfo }))
+      return withBearerCors(await handler.fetch(request, { authInfo }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      if (error instanceof BearerVerifierUnavailableError) return withCors(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
+      const unavailable = verifierUnavailableResponse(error, options.report)
+      if (unavailable) return unavailable
       options.report(error)
-      return withCors(errorJson(500, 'internal error', { code: 'ERR_INTERNAL' }))
+      return withBearerCors(errorJson(500, 'internal error', { code: 'ERR_INTERNAL' }))
     }
   })
 }
