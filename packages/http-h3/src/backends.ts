@@ -10,7 +10,7 @@
  * | `LITHO_REDIS_URL` | designs, accounts, meter, OAuth state and job records on Redis, the job queue on BullMQ (shared by many instances); files too unless S3 is configured |
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
- * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup |
+ * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_SESSION_TOKEN`, `LITHO_S3_ACL`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup; without `LITHO_S3_ACCESS_KEY_ID`, the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` |
  * | `LITHO_URL_SIGNING_KEY` | the secret that signs app-served file URLs (else a key file in the data directory) |
  *
  * An empty variable counts as unset. Configuration is read and checked before any store is
@@ -37,6 +37,7 @@ import {
   redisFileStore,
   redisMeter,
   s3FileStore,
+  type S3Acl,
 } from '@litho/storage-adapters'
 
 /** The stores and the URL signer of one Litho process. */
@@ -170,10 +171,12 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
         region: s3.region,
         accessKeyId: s3.accessKeyId,
         secretAccessKey: s3.secretAccessKey,
+        ...(s3.sessionToken === undefined ? {} : { sessionToken: s3.sessionToken }),
+        acl: s3.acl,
         forcePathStyle: s3.forcePathStyle,
         ...(s3.publicUrl === undefined ? {} : { publicBaseUrl: s3.publicUrl }),
       }),
-      `files: s3 (bucket ${s3.bucket} at ${s3.endpoint}, region ${s3.region}${s3.publicUrl ? `, public ${s3.publicUrl}` : ''})`,
+      `files: s3 (bucket ${s3.bucket} at ${s3.endpoint}, region ${s3.region}${s3.sessionToken ? ', session credentials' : ''}${s3.acl === 'none' ? ', no ACLs' : ''}${s3.publicUrl ? `, public ${s3.publicUrl}` : ''})`,
     )
   } else if (redis) {
     files = keep(redisFileStore({ url: redis.url, base: `${redis.prefix}:files`, publicBaseUrl: options.filesBaseUrl, signer }), `files: redis (${redis.safeUrl}, prefix ${redis.prefix})`)
@@ -241,6 +244,8 @@ interface S3Config {
   region: string
   accessKeyId: string
   secretAccessKey: string
+  sessionToken?: string
+  acl: S3Acl
   publicUrl?: string
   forcePathStyle: boolean
 }
@@ -252,10 +257,16 @@ function readS3Config(read: Read): S3Config | undefined {
   if (endpoint === undefined) throw new ConfigError('LITHO_S3_ENDPOINT: required when LITHO_S3_BUCKET is set (the S3 API origin, e.g. https://s3.eu-west-1.amazonaws.com)')
   assertHttpUrl('LITHO_S3_ENDPOINT', endpoint)
   if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError(`LITHO_S3_BUCKET: expected an S3 bucket name (3 to 63 of a-z 0-9 . -), received ${JSON.stringify(bucket.slice(0, 70))}`)
-  const accessKeyId = read('LITHO_S3_ACCESS_KEY_ID') ?? read('AWS_ACCESS_KEY_ID')
+  const litho = read('LITHO_S3_ACCESS_KEY_ID')
+  const accessKeyId = litho ?? read('AWS_ACCESS_KEY_ID')
   if (accessKeyId === undefined) throw new ConfigError('LITHO_S3_ACCESS_KEY_ID: required when LITHO_S3_BUCKET is set (or AWS_ACCESS_KEY_ID)')
   const secretAccessKey = read('LITHO_S3_SECRET_ACCESS_KEY') ?? read('AWS_SECRET_ACCESS_KEY')
   if (secretAccessKey === undefined) throw new ConfigError('LITHO_S3_SECRET_ACCESS_KEY: required when LITHO_S3_BUCKET is set (or AWS_SECRET_ACCESS_KEY)')
+  // A session token belongs to the key id it was issued with: AWS_SESSION_TOKEN (set by STS
+  // tooling, instance and task roles) goes with AWS_ACCESS_KEY_ID only, never with a LITHO_S3 key.
+  const sessionToken = read('LITHO_S3_SESSION_TOKEN') ?? (litho === undefined ? read('AWS_SESSION_TOKEN') : undefined)
+  const acl = read('LITHO_S3_ACL') ?? 'public-read'
+  if (acl !== 'public-read' && acl !== 'none') throw new ConfigError(`LITHO_S3_ACL: expected public-read or none, received ${JSON.stringify(acl.slice(0, 30))}`)
   const publicUrl = read('LITHO_S3_PUBLIC_URL')
   if (publicUrl !== undefined) assertHttpUrl('LITHO_S3_PUBLIC_URL', publicUrl)
   const forcePathStyle = readBoolean('LITHO_S3_FORCE_PATH_STYLE', read('LITHO_S3_FORCE_PATH_STYLE'), true)
@@ -265,6 +276,8 @@ function readS3Config(read: Read): S3Config | undefined {
     region: read('LITHO_S3_REGION') ?? 'us-east-1',
     accessKeyId,
     secretAccessKey,
+    ...(sessionToken === undefined ? {} : { sessionToken }),
+    acl,
     ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
     forcePathStyle,
   }

@@ -151,6 +151,7 @@ describe('createBackends › S3', () => {
     ['no secret access key', { ...S3, LITHO_S3_SECRET_ACCESS_KEY: '' }, /^LITHO_S3_SECRET_ACCESS_KEY: required when LITHO_S3_BUCKET is set/],
     ['an endpoint that is not a URL', { ...S3, LITHO_S3_ENDPOINT: 's3.example.com' }, /^LITHO_S3_ENDPOINT: expected an http\(s\) URL/],
     ['a bad bucket name', { ...S3, LITHO_S3_BUCKET: 'My_Bucket' }, /^LITHO_S3_BUCKET: expected an S3 bucket name/],
+    ['a bad LITHO_S3_ACL', { ...S3, LITHO_S3_ACL: 'public' }, /^LITHO_S3_ACL: expected public-read or none, received "public"/],
     ['a bad LITHO_S3_FORCE_PATH_STYLE', { ...S3, LITHO_S3_FORCE_PATH_STYLE: 'maybe' }, /^LITHO_S3_FORCE_PATH_STYLE: expected 1\/true or 0\/false, received "maybe"/],
   ])('%s is a ConfigError naming the variable', async (_, env, message) => {
     const error = await make(env).catch((e: unknown) => e)
@@ -174,6 +175,38 @@ describe('createBackends › S3', () => {
     expect(cdn.files.publicUrl('a.png')).toBe('https://cdn.example.com/renders/a.png')
     const presigned = new URL(await cdn.files.signedUrl('a.png', { expiresAt: new Date(Date.now() + 60_000), now: new Date() }))
     expect(presigned.searchParams.get('X-Amz-Credential')).toMatch(/^AKIDEXAMPLE\/\d{8}\/us-east-1\/s3\/aws4_request$/)
+  })
+})
+
+describe('createBackends › S3 session credentials and ACLs', () => {
+  const S3 = { LITHO_S3_BUCKET: 'renders', LITHO_S3_ENDPOINT: 'http://127.0.0.1:9000' }
+  const presign = async (env: Record<string, string>) => {
+    const backends = await make(env)
+    return { backends, url: new URL(await backends.files.signedUrl('a.png', { expiresAt: new Date(Date.now() + 60_000), now: new Date() })) }
+  }
+
+  it('LITHO_S3_SESSION_TOKEN signs with the token (in the presigned query) and is never shown', async () => {
+    const { backends, url } = await presign({ ...S3, LITHO_S3_ACCESS_KEY_ID: 'ASIALITHO', LITHO_S3_SECRET_ACCESS_KEY: 's', LITHO_S3_SESSION_TOKEN: 'litho-session-token' })
+    expect(url.searchParams.get('X-Amz-Security-Token')).toBe('litho-session-token')
+    expect(backends.describe).toContain('files: s3 (bucket renders at http://127.0.0.1:9000, region us-east-1, session credentials)')
+    expect(backends.describe.join('\n')).not.toContain('litho-session-token')
+  })
+
+  it('without LITHO_S3_* credentials, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN are used together', async () => {
+    const { url } = await presign({ ...S3, AWS_ACCESS_KEY_ID: 'ASIAROLE', AWS_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 'role-session-token' })
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^ASIAROLE\//)
+    expect(url.searchParams.get('X-Amz-Security-Token')).toBe('role-session-token')
+  })
+
+  it('AWS_SESSION_TOKEN is not paired with a LITHO_S3_ACCESS_KEY_ID (it belongs to another key)', async () => {
+    const { url } = await presign({ ...S3, LITHO_S3_ACCESS_KEY_ID: 'AKIALONG', LITHO_S3_SECRET_ACCESS_KEY: 's', AWS_SESSION_TOKEN: 'role-session-token' })
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^AKIALONG\//)
+    expect(url.searchParams.has('X-Amz-Security-Token')).toBe(false)
+  })
+
+  it('LITHO_S3_ACL=none is said at startup', async () => {
+    const backends = await make({ ...S3, LITHO_S3_ACCESS_KEY_ID: 'AKIA', LITHO_S3_SECRET_ACCESS_KEY: 's', LITHO_S3_ACL: 'none', LITHO_S3_PUBLIC_URL: 'https://cdn.example.com' })
+    expect(backends.describe).toContain('files: s3 (bucket renders at http://127.0.0.1:9000, region us-east-1, no ACLs, public https://cdn.example.com)')
   })
 })
 

@@ -75,6 +75,19 @@ export interface S3FileStoreOptions {
   region?: string
   accessKeyId: string
   secretAccessKey: string
+  /**
+   * The session token of temporary credentials (STS, an instance or task role), sent as
+   * `x-amz-security-token` and covered by the signature (in the query of signed URLs).
+   * @default none (long-lived keys)
+   */
+  sessionToken?: string
+  /**
+   * Whether `put` sends an ACL: `'public-read'` sends `x-amz-acl: public-read` for public files
+   * and `x-amz-acl: private` for private ones; `'none'` sends no `x-amz-acl` (buckets with ACLs
+   * disabled refuse it), so public files are public only through a bucket policy or a CDN in
+   * `publicBaseUrl`. @default 'public-read'
+   */
+  acl?: S3Acl
   /** Where public files are read from (a CDN, a bucket domain). @default `<endpoint>/<bucket>` */
   publicBaseUrl?: string
   /** Path-style URLs (`<endpoint>/<bucket>/<key>`); false for virtual-hosted (`<bucket>.<host>/<key>`). @default true */
@@ -82,6 +95,14 @@ export interface S3FileStoreOptions {
   /** The fetch to send requests with (a proxy, a test that inspects requests). @default globalThis.fetch */
   fetch?: typeof globalThis.fetch
 }
+
+/**
+ * What an S3 file store sends as `x-amz-acl`: `'public-read'` (by visibility) or `'none'`.
+ *
+ * @example
+ * const acl: S3Acl = process.env.LITHO_S3_ACL === 'none' ? 'none' : 'public-read'
+ */
+export type S3Acl = 'public-read' | 'none'
 
 /** The result of {@link verifyFileRequest}. */
 export type FileRequestVerdict = { ok: true; expiresAt: Date } | { ok: false; reason: VerifyFailure }
@@ -318,8 +339,10 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
 /**
  * A file store in an S3 bucket, over the S3 REST API signed with SigV4 (aws4fetch): AWS S3 and
  * compatible services. `put` sends `x-amz-acl: public-read` or `private` by visibility (the
- * bucket must allow ACLs for public files to be public); the record's content type, visibility
- * and creation time travel as object metadata. Signed URLs are presigned GETs checked by S3.
+ * bucket must allow ACLs for public files to be public), or no ACL with `acl: 'none'` (buckets
+ * with ACLs disabled; a bucket policy or a CDN makes public files readable). Temporary
+ * credentials work with `sessionToken`. The record's content type, visibility and creation time
+ * travel as object metadata. Signed URLs are presigned GETs checked by S3.
  * Errors reject with `ERR_STORAGE` carrying the S3 error code (`details.s3Code`), never the
  * credentials.
  *
@@ -329,7 +352,7 @@ function appServedFileStore(urls: { publicBaseUrl: string; signer: UrlSigner }, 
  */
 export function s3FileStore(options: S3FileStoreOptions): FileStore {
   if (typeof options !== 'object' || options === null) throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
-  const { bucket, region = 'us-east-1', accessKeyId, secretAccessKey, forcePathStyle = true } = options
+  const { bucket, region = 'us-east-1', accessKeyId, secretAccessKey, sessionToken, acl = 'public-read', forcePathStyle = true } = options
   const endpoint = readHttpUrl('endpoint', options.endpoint)
   if (typeof bucket !== 'string' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
     throw kit.typeError(bucket === undefined ? 'ERR_MISSING_OPTION' : 'ERR_INVALID_ARG_VALUE', `Expected option bucket to be an S3 bucket name but received ${describe(bucket)}`)
@@ -339,6 +362,11 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
     if (value === undefined || value === '') throw kit.typeError('ERR_MISSING_OPTION', `Expected option ${name} but received none`)
     if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option ${name} to be a string`)
   }
+  if (sessionToken !== undefined && (typeof sessionToken !== 'string' || sessionToken === '')) {
+    // Never echo the token.
+    throw kit.typeError('ERR_INVALID_ARG_TYPE', 'Expected option sessionToken to be a non-empty string')
+  }
+  if (acl !== 'public-read' && acl !== 'none') throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected option acl to be "public-read" or "none" but received ${describe(acl)}`)
   if (typeof forcePathStyle !== 'boolean') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option forcePathStyle to be a boolean but received ${describe(forcePathStyle)}`)
   const fetchImpl = options.fetch ?? globalThis.fetch
   if (typeof fetchImpl !== 'function') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected option fetch to be a function but received ${describe(fetchImpl)}`)
@@ -350,7 +378,8 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
   const publicBaseUrl = options.publicBaseUrl === undefined ? objectBase : readHttpUrl('publicBaseUrl', options.publicBaseUrl)
 
   let client: AwsClient | undefined
-  const aws = () => (client ??= new AwsClient({ accessKeyId, secretAccessKey, service: 's3', region }))
+  const aws = () => (client ??= new AwsClient({ accessKeyId, secretAccessKey, ...(sessionToken === undefined ? {} : { sessionToken }), service: 's3', region }))
+  const secrets = sessionToken === undefined ? [accessKeyId, secretAccessKey] : [accessKeyId, secretAccessKey, sessionToken]
   const objectUrl = (key: string) => `${objectBase}/${key}`
 
   /** Sends one signed request; a network failure or an S3 error becomes ERR_STORAGE. */
@@ -361,7 +390,7 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
       response = await fetchImpl(request)
     } catch (error) {
       // Only the error's name: messages of some fetch errors include the request's URL or headers.
-      throw kit.storageError(operation, `the request to S3 failed (${error instanceof Error ? error.name : 'error'})`, scrub(error, [accessKeyId, secretAccessKey]))
+      throw kit.storageError(operation, `the request to S3 failed (${error instanceof Error ? error.name : 'error'})`, scrub(error, secrets))
     }
     if (response.ok || (allow404 && response.status === 404)) return response
     const text = await response.text().catch(() => '')
@@ -382,7 +411,8 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
         body,
         headers: {
           'content-type': contentType,
-          'x-amz-acl': visibility === 'public' ? 'public-read' : 'private',
+          // Buckets with ACLs disabled refuse any x-amz-acl but bucket-owner-full-control.
+          ...(acl === 'none' ? {} : { 'x-amz-acl': visibility === 'public' ? 'public-read' : 'private' }),
           'x-amz-meta-litho-visibility': visibility,
           'x-amz-meta-litho-created-at': createdAt,
         },

@@ -58,6 +58,7 @@ export {
   type FsFileStoreOptions,
   type MemoryFileStoreOptions,
   type RedisFileStoreOptions,
+  type S3Acl,
   type S3FileStoreOptions,
 } from './file-store.js'
 

@@ -197,6 +197,71 @@ describe('s3 file store (s3rver)', () => {
     expect(new URL(url).searchParams.get('X-Amz-Date')).toBe(now.toISOString().replace(/[:-]|\.\d{3}/g, ''))
   })
 
+  it('s3 › with a sessionToken every request carries x-amz-security-token, covered by the SigV4 signature', async () => {
+    const sessionToken = 'FwoGZXIvYXdzEXAMPLE-session-token/+='
+    const seen: Request[] = []
+    const store = s3({
+      sessionToken,
+      fetch: async (input, init) => {
+        const request = new Request(input, init)
+        seen.push(request.clone())
+        return fetch(request)
+      },
+    })
+    await store.put('tok/a.png', new Uint8Array([7]), { contentType: 'image/png', visibility: 'private' })
+    expect((await store.get('tok/a.png'))?.bytes).toEqual(new Uint8Array([7]))
+    expect(await store.delete('tok/a.png')).toBe(true)
+    expect(seen.map((r) => r.method)).toEqual(['PUT', 'GET', 'HEAD', 'DELETE'])
+    for (const request of seen) {
+      expect(request.headers.get('x-amz-security-token'), request.method).toBe(sessionToken)
+      expect(signedHeaderNames(request), request.method).toContain('x-amz-security-token')
+      expect(await verifySignedRequest(request, CREDENTIALS.secretAccessKey), request.method).toBe(true)
+      // The token is signed: another token under the same signature does not verify.
+      const forged = new Request(request, { headers: new Headers(request.headers) })
+      forged.headers.set('x-amz-security-token', `${sessionToken}x`)
+      expect(await verifySignedRequest(forged, CREDENTIALS.secretAccessKey), request.method).toBe(false)
+    }
+    // Without a token, no token header (long-lived keys).
+    const plain: Request[] = []
+    await s3({ fetch: async (input, init) => (plain.push(new Request(input, init)), fetch(new Request(input, init))) }).get('tok/none.png')
+    expect(plain[0]!.headers.has('x-amz-security-token')).toBe(false)
+  })
+
+  it('s3 › with a sessionToken a signed URL carries X-Amz-Security-Token inside the signed query', async () => {
+    const sessionToken = 'IQoJb3JpZ2luX2VjEXAMPLE'
+    const store = s3({ sessionToken })
+    await store.put('tok/b.png', new Uint8Array([8]), { contentType: 'image/png', visibility: 'private' })
+    const now = new Date()
+    const url = await store.signedUrl('tok/b.png', { now, expiresAt: new Date(now.getTime() + 60_000) })
+    expect(new URL(url).searchParams.get('X-Amz-Security-Token')).toBe(sessionToken)
+    expect(verifyPresigned(url, CREDENTIALS.secretAccessKey)).toBe(true)
+    const edited = new URL(url)
+    edited.searchParams.set('X-Amz-Security-Token', 'another-token')
+    expect(verifyPresigned(edited.href, CREDENTIALS.secretAccessKey)).toBe(false)
+    expect((await httpFetch(url)).status).toBe(200)
+  })
+
+  it("s3 › acl: 'none' sends no x-amz-acl (buckets with ACLs disabled refuse it) and still keeps visibility", async () => {
+    const puts: Request[] = []
+    const store = s3({
+      acl: 'none',
+      fetch: async (input, init) => {
+        const request = new Request(input, init)
+        if (request.method === 'PUT') puts.push(request.clone())
+        return fetch(request)
+      },
+    })
+    await store.put('noacl/public.png', new Uint8Array([1]), { contentType: 'image/png', visibility: 'public' })
+    await store.put('noacl/private.png', new Uint8Array([2]), { contentType: 'image/png', visibility: 'private' })
+    expect(puts.map((r) => r.headers.has('x-amz-acl'))).toEqual([false, false])
+    expect(puts.flatMap((r) => signedHeaderNames(r))).not.toContain('x-amz-acl')
+    for (const request of puts) expect(await verifySignedRequest(request, CREDENTIALS.secretAccessKey)).toBe(true)
+    expect((await store.get('noacl/public.png'))?.file.visibility).toBe('public')
+    expect((await store.get('noacl/private.png'))?.file.visibility).toBe('private')
+    expect(() => s3({ acl: 'public' as never })).toThrow(/Expected option acl to be "public-read" or "none" but received a string/)
+    expect(() => s3({ sessionToken: '' })).toThrow(/Expected option sessionToken to be a non-empty string/)
+  })
+
   it('s3 › errors reject with ERR_STORAGE and the S3 code, never the credentials', async () => {
     const accessKeyId = 'AKIALEAKCHECK0001'
     const secretAccessKey = 'secret-that-must-not-leak-7f3a9c'
@@ -218,6 +283,32 @@ describe('s3 file store (s3rver)', () => {
     for (const secret of [accessKeyId, secretAccessKey]) expect(text).not.toContain(secret)
   })
 })
+
+/** The `SignedHeaders` of a request's SigV4 `Authorization` header. */
+function signedHeaderNames(request: Request): string[] {
+  return /SignedHeaders=([^,]+)/.exec(request.headers.get('authorization') ?? '')?.[1]?.split(';') ?? []
+}
+
+/** SigV4 header verification (AWS docs, "Authenticating Requests: Using the Authorization Header"), written on node:crypto, independent of aws4fetch. */
+async function verifySignedRequest(request: Request, secret: string): Promise<boolean> {
+  const match = /^AWS4-HMAC-SHA256 Credential=([^,]+), ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(request.headers.get('authorization') ?? '')
+  const datetime = request.headers.get('x-amz-date')
+  if (!match || !datetime) return false
+  const [, credential, signed, signature] = match as unknown as [string, string, string, string]
+  const [, date, region, service] = credential.split('/') as [string, string, string, string]
+  const url = new URL(request.url)
+  const names = signed.split(';')
+  const headers = names.map((name) => `${name}:${name === 'host' ? url.host : (request.headers.get(name) ?? '').trim().replace(/\s+/g, ' ')}`)
+  const body = new Uint8Array(await request.clone().arrayBuffer())
+  const payload = request.headers.get('x-amz-content-sha256') ?? createHash('sha256').update(body).digest('hex')
+  if (payload !== 'UNSIGNED-PAYLOAD' && payload !== createHash('sha256').update(body).digest('hex')) return false
+  const canonical = [request.method, url.pathname, url.search.slice(1), ...headers, '', signed, payload].join('\n')
+  const scope = `${date}/${region}/${service}/aws4_request`
+  const toSign = ['AWS4-HMAC-SHA256', datetime, scope, createHash('sha256').update(canonical).digest('hex')].join('\n')
+  const hmac = (key: string | Buffer, text: string) => createHmac('sha256', key).update(text).digest()
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date), region), service), 'aws4_request')
+  return hmac(key, toSign).toString('hex') === signature
+}
 
 /** SigV4 query-string verification (AWS docs, "Authenticating Requests: Using Query Parameters"), for GET with only `host` signed. */
 function verifyPresigned(href: string, secret: string): boolean {
