@@ -271,14 +271,15 @@ function readS3Config(read: Read): S3Config | undefined {
   if (publicUrl !== undefined) assertHttpUrl('LITHO_S3_PUBLIC_URL', publicUrl)
   const forcePathStyle = readBoolean('LITHO_S3_FORCE_PATH_STYLE', read('LITHO_S3_FORCE_PATH_STYLE'), true)
   return {
-    endpoint: endpoint.replace(/\/+$/, ''),
+    // Trailing slashes; (?<!\/) starts a match only at the first of them, so it stays linear.
+    endpoint: endpoint.replace(/(?<!\/)\/+$/, ''),
     bucket,
     region: read('LITHO_S3_REGION') ?? 'us-east-1',
     accessKeyId,
     secretAccessKey,
     ...(sessionToken === undefined ? {} : { sessionToken }),
     acl,
-    ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/\/+$/, '') }),
+    ...(publicUrl === undefined ? {} : { publicUrl: publicUrl.replace(/(?<!\/)\/+$/, '') }),
     forcePathStyle,
   }
 }

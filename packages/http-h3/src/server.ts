@@ -80,7 +80,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     server.listen(options.port ?? 3000, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  const url = (options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '')
+  // Trailing slashes; (?<!\/) starts a match only at the first of them, so it stays linear.
+  const url = (options.publicUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/(?<!\/)\/+$/, '')
 
   let backends: LithoBackends | undefined
   let pool: RenderPool | undefined

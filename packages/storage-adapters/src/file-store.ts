@@ -373,7 +373,8 @@ export function s3FileStore(options: S3FileStoreOptions): FileStore {
   const objectBase = forcePathStyle ? `${endpoint}/${bucket}` : (() => {
     const url = new URL(endpoint)
     url.hostname = `${bucket}.${url.hostname}`
-    return url.toString().replace(/\/+$/, '')
+    // Trailing slashes; (?<!\/) starts a match only at the first of them, so it stays linear.
+    return url.toString().replace(/(?<!\/)\/+$/, '')
   })()
   const publicBaseUrl = options.publicBaseUrl === undefined ? objectBase : readHttpUrl('publicBaseUrl', options.publicBaseUrl)
 
@@ -548,7 +549,7 @@ function readHttpUrl(name: string, value: unknown): string {
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected option ${name} to be an http(s) URL without query, fragment or credentials`)
   }
-  return value.replace(/\/+$/, '')
+  return value.replace(/(?<!\/)\/+$/, '')
 }
 
 function toBytes(value: unknown): Uint8Array {

@@ -107,7 +107,18 @@ function childSchema(schema: AnySchema, segment: string): AnySchema | undefined 
   return undefined
 }
 
-const NUMERIC = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?\s*$/i
+// Linear: every character has one way to match. The older `\d+\.?\d*` let a run of digits split
+// between two quantifiers in n ways, so a 16 KB run of digits ending in a letter took about a
+// second (quadratic backtracking), on the event loop, from a public render URL.
+const NUMERIC = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i
+/**
+ * The longest query value tried as a number or a boolean, e.g. `"48"`. A double has at most 17
+ * significant digits; 64 leaves room for signs, zeros, an exponent and spaces. Longer values stay
+ * strings (then refused by a number field), so coercion never scans more than this.
+ *
+ * @example MAX_NUMERIC_OVERRIDE_LENGTH // 64
+ */
+export const MAX_NUMERIC_OVERRIDE_LENGTH = 64
 const WRONG_TYPE = new Set(['invalid_type', 'invalid_union', 'invalid_value'])
 
 /**
@@ -118,7 +129,7 @@ const WRONG_TYPE = new Set(['invalid_type', 'invalid_union', 'invalid_value'])
 function coerce(raw: string, schema: AnySchema | undefined): unknown {
   if (!schema) return raw
   const candidates: unknown[] = [raw]
-  if (NUMERIC.test(raw)) candidates.push(Number(raw))
+  if (raw.length <= MAX_NUMERIC_OVERRIDE_LENGTH && NUMERIC.test(raw)) candidates.push(Number(raw))
   if (raw === 'true' || raw === '1') candidates.push(true)
   if (raw === 'false' || raw === '0') candidates.push(false)
   let json: { value: unknown } | undefined

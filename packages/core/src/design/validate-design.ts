@@ -35,7 +35,10 @@ export function toLithoIssues(error: z.ZodError, base = ''): LithoIssue[] {
     if (issue.code === 'unrecognized_keys') message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
     else if (message.startsWith('Invalid input')) {
       const input = (issue as { input?: unknown }).input
-      message = `${message.replace(/^Invalid input: /, '').replace(/, received .*$/, '')}, received ${describeReceived(input)}`
+      const expected = message.replace(/^Invalid input: /, '')
+      // indexOf, not /, received .*$/: that pattern rescans the rest of the message from every comma.
+      const cut = expected.indexOf(', received ')
+      message = `${cut === -1 ? expected : expected.slice(0, cut)}, received ${describeReceived(input)}`
     }
     return { path: toJsonPath(issue.path, base), message }
   })

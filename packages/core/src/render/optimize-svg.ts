@@ -14,7 +14,7 @@
  * @module render/optimize-svg
  */
 
-const PLAIN_MASK = /<mask id="(satori_om-id[^"]*)"><rect x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" fill="#fff"(?: mask="url\(#[^)]*\)")?\/><\/mask>/g
+const PLAIN_MASK = /<mask id="(satori_om-id[^"]*)"><rect x="[^"]*" y="[^"]*" width="[^"]*" height="[^"]*" fill="#fff"(?: mask="url\(#[^)"]*\)")?\/><\/mask>/g
 const LINEAR_PATTERN =
   /<pattern id="([^"]+)" x="0" y="0" width="1" height="1" patternUnits="objectBoundingBox"><linearGradient id="([^"]+)"(?![^>]*gradientUnits)[^>]*>(?:<stop [^>]*\/>)+<\/linearGradient><rect x="0" y="0" width="[^"]*" height="[^"]*" fill="url\(#\2\)"\/><\/pattern>/g
 
@@ -25,8 +25,11 @@ export function optimizeSvg(svg: string): string {
   let out = svg
   if (plainMasks.size > 0) {
     // Only on tags that also have a clip-path: there the mask adds nothing.
-    out = out.replace(/<[a-z]+ [^>]*clip-path="url\(#[^)]*\)"[^>]*>/g, (tag) =>
-      tag.replace(/ mask="url\(#(satori_om-id[^)]*)\)"/, (attr, id: string) => (plainMasks.has(id) ? '' : attr)),
+    // Tags first, then their attributes: classes that stop at "<", ">" and '"' keep each scan
+    // inside one tag or one value, so the work stays linear in the SVG's length (see
+    // packages/core/test/security/redos.test.ts).
+    out = out.replace(/<[a-z]+ [^<>]*>/g, (tag) =>
+      / clip-path="url\(#[^)"]*\)"/.test(tag) ? tag.replace(/ mask="url\(#(satori_om-id[^)"]*)\)"/, (attr, id: string) => (plainMasks.has(id) ? '' : attr)) : tag,
     )
   }
   const patterns = new Map<string, string>()

@@ -18,11 +18,16 @@ const EPOCH = new Date(0)
  * (QR codes, barcodes, emoji), so they are inlined as nested `<svg>` elements.
  */
 export function adaptSvgForPdf(svg: string): string {
-  return svg.replace(/<image([^>]*?)href="data:image\/svg\+xml;base64,([^"]+)"([^>]*?)\/>/g, (_all, before: string, data: string, after: string) => {
-    const attrs = `${before} ${after}`
+  // Each self-closing <image> tag, then its data href: classes that stop at "<", ">" and '"'
+  // keep every scan inside one tag, so the work stays linear (packages/core/test/security/redos.test.ts).
+  return svg.replace(/<image\b[^<>]*\/>/g, (tag) => {
+    const href = /\shref="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(tag)
+    if (!href) return tag
+    const data = href[1]!
+    const attrs = `${tag.slice('<image'.length, href.index)} ${tag.slice(href.index + href[0].length, -2)}`
     const pick = (name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(attrs)?.[1]
     const inner = Buffer.from(data, 'base64').toString('utf8')
-    const open = /<svg\b[^>]*>/.exec(inner)?.[0] ?? '<svg>'
+    const open = /<svg\b[^<>]*>/.exec(inner)?.[0] ?? '<svg>'
     const body = inner.slice(inner.indexOf(open) + open.length).replace(/<\/svg>\s*$/, '')
     const viewBox = /viewBox="([^"]*)"/.exec(open)?.[1]
     const par = /preserveAspectRatio="([^"]*)"/.exec(open)?.[1] ?? pick('preserveAspectRatio') ?? 'xMidYMid meet'

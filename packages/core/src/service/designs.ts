@@ -199,7 +199,8 @@ export async function getRenderConfig(services: Pick<BearerServices, 'designs'>,
   if (!isPresent(source)) throw notFound(request.id, `design "${record.id}" has neither a published version nor a draft`)
   const document = validateDesign(source)
   return {
-    render: `${request.renderUrl.replace(/\/+$/, '')}/v1/${encodeURIComponent(record.renderCode)}`,
+    // Trailing slashes; (?<!\/) starts a match only at the first of them, so it stays linear.
+    render: `${request.renderUrl.replace(/(?<!\/)\/+$/, '')}/v1/${encodeURIComponent(record.renderCode)}`,
     data: getDynamicData(document),
     variations: listVariations(document),
   }

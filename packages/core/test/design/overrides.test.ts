@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { RESERVED_PARAMETERS, applyOverrides, parseOverrides } from '../../src/design/overrides.js'
+import { MAX_NUMERIC_OVERRIDE_LENGTH, RESERVED_PARAMETERS, applyOverrides, parseOverrides } from '../../src/design/overrides.js'
 import type { DesignDocument } from '../../src/design/schema.js'
 import { validateDesign } from '../../src/design/validate-design.js'
 import { catchError, get } from './helpers.js'
@@ -157,6 +157,36 @@ describe('applyOverrides', () => {
   it('reports an out-of-range number as the number it was coerced to', () => {
     const error = catchError(() => applyOverrides(fixture(), 'title.fontSize=5000'))
     expect(error.issues[0]?.message).toBe('expected a number between 1 and 1000, received 5000')
+  })
+
+  it('a 16 KB digit override is coerced in linear time', () => {
+    // The attack: a run of digits that is not a number, from a public render URL. The old numeric
+    // pattern backtracked quadratically on it (16 KB: 0.6-1.1 s of event loop). Work is compared
+    // across sizes (median of 7, 10x more input may cost at most 25x more time, plus 3 ms of
+    // slack), not against a wall-clock limit: quadratic work costs about 100x.
+    const timeOf = (bytes: number) => {
+      const query = `title.fontSize=${'1'.repeat(bytes - 1)}x`
+      const samples: number[] = []
+      for (let run = 0; run < 7; run++) {
+        const start = performance.now()
+        const error = catchError(() => applyOverrides(fixture(), query))
+        samples.push(performance.now() - start)
+        expect(error.issues[0]?.path).toBe('title.fontSize')
+      }
+      return samples.sort((a, b) => a - b)[3]!
+    }
+    timeOf(1_600) // warm up
+    const small = timeOf(1_600)
+    const large = timeOf(16_000)
+    expect(large).toBeLessThan(25 * small + 3)
+  })
+
+  it(`a query value longer than ${MAX_NUMERIC_OVERRIDE_LENGTH} characters is not read as a number`, () => {
+    const longest = `${'0'.repeat(MAX_NUMERIC_OVERRIDE_LENGTH - 2)}48`
+    expect(get(applyOverrides(fixture(), `title.fontSize=${longest}`).document, 'title').fontSize).toBe(48)
+    const error = catchError(() => applyOverrides(fixture(), `title.fontSize=0${longest}`))
+    expect(error.issues[0]).toMatchObject({ path: 'title.fontSize' })
+    expect(error.issues[0]?.message).toMatch(/^expected a number between 1 and 1000, received /)
   })
 
   it('reports several invalid values at once', () => {

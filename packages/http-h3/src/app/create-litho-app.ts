@@ -232,6 +232,7 @@ function normaliseAddress(name: string, value: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw Object.assign(new TypeError(`Expected option ${name} to be an http(s) URL but received ${JSON.stringify(value)}`), { code: 'ERR_INVALID_ARG_VALUE' })
-  return url.href.replace(/\/+$/, '')
+  // Trailing slashes; (?<!\/) starts a match only at the first of them, so it stays linear.
+  return url.href.replace(/(?<!\/)\/+$/, '')
 }
 

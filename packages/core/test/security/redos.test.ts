@@ -1,0 +1,85 @@
+// Every regular expression literal in packages/*/src (and every `new RegExp('…')` of a constant
+// string) goes through recheck, a ReDoS checker (https://makenowjust-labs.github.io/recheck/):
+// one pattern with super-linear backtracking on a string a client controls can block the event
+// loop for seconds (issue: the numeric-override pattern, quadratic on a 16 KB run of digits).
+// recheck runs here on its pure JavaScript backend: no JVM, no native binary, no network.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { check } from 'recheck'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
+
+interface Found { file: string; line: number; source: string; flags: string }
+
+/** Every `.ts` file under `packages/<name>/src`. */
+function sourceFiles(): string[] {
+  const files: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.(?:ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path)
+    }
+  }
+  for (const pkg of readdirSync(join(ROOT, 'packages'), { withFileTypes: true })) {
+    if (!pkg.isDirectory()) continue
+    try {
+      walk(join(ROOT, 'packages', pkg.name, 'src'))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+  return files
+}
+
+/** The regular expressions of one file, found by TypeScript's own parser (not by a pattern). */
+function regexesOf(file: string): Found[] {
+  const text = readFileSync(file, 'utf8')
+  const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+  const found: Found[] = []
+  const at = (node: ts.Node) => tree.getLineAndCharacterOfPosition(node.getStart(tree)).line + 1
+  const visit = (node: ts.Node) => {
+    if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+      const literal = node.getText(tree)
+      const end = literal.lastIndexOf('/')
+      found.push({ file: relative(ROOT, file), line: at(node), source: literal.slice(1, end), flags: literal.slice(end + 1) })
+    } else if (ts.isNewExpression(node) || ts.isCallExpression(node)) {
+      const [pattern, flags] = node.arguments ?? []
+      if (ts.isIdentifier(node.expression) && node.expression.text === 'RegExp' && pattern && ts.isStringLiteralLike(pattern)) {
+        found.push({ file: relative(ROOT, file), line: at(node), source: pattern.text, flags: flags && ts.isStringLiteralLike(flags) ? flags.text : '' })
+      }
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(tree)
+  return found
+}
+
+describe('regular expressions', () => {
+  it('every regular expression in packages/*/src is safe from ReDoS (recheck)', async () => {
+    process.env.RECHECK_BACKEND = 'pure'
+    const all = sourceFiles().flatMap(regexesOf)
+    // The walk must really find the patterns it is meant to check (a broken walk passes nothing).
+    expect(all.length).toBeGreaterThan(100)
+    expect(all.some((r) => r.file.endsWith('design/overrides.ts') && r.source.includes('\\d+'))).toBe(true)
+    const unsafe: string[] = []
+    for (const regex of all) {
+      const result = await check(regex.source, regex.flags, { timeout: 10_000 })
+      if (result.status === 'vulnerable') {
+        unsafe.push(`${regex.file}:${regex.line} /${regex.source}/${regex.flags}: ${result.complexity.type} (attack ${JSON.stringify(result.attack.pattern)})`)
+      } else if (result.status === 'unknown') {
+        unsafe.push(`${regex.file}:${regex.line} /${regex.source}/${regex.flags}: not proven safe (${result.error.kind})`)
+      }
+    }
+    expect(unsafe).toEqual([])
+  }, 300_000)
+
+  it('the checker finds the quadratic numeric pattern that overrides used to have', async () => {
+    process.env.RECHECK_BACKEND = 'pure'
+    const result = await check('^\\s*[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:e[+-]?\\d+)?\\s*$', 'i', { timeout: 10_000 })
+    expect(result.status).toBe('vulnerable')
+  })
+})
