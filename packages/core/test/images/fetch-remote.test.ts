@@ -214,7 +214,7 @@ describe('fetchRemote › F-2 hostnames resolving to blocked addresses', () => {
     const policy = policyResolving({ 'meta.test': [['169.254.169.254']] })
     const error = await rejection(fetchRemote('http://meta.test/latest/meta-data/', { policy }))
     expect(error.details.reason).toBe('blocked_address')
-    expect(error.message).toBe('could not fetch http://meta.test/latest/meta-data/: the host meta.test resolves to an address that is not allowed by the network policy')
+    expect(error.message).toBe('could not fetch http://meta.test/latest/meta-data/: the host meta.test does not resolve to an address allowed by the network policy')
     expect(policy.calls).toEqual(['meta.test'])
     expect(connects.attempts).toEqual([])
   })
@@ -249,7 +249,20 @@ describe('fetchRemote › F-2 hostnames resolving to blocked addresses', () => {
   it('reports resolver failures as dns_failure', async () => {
     const error = await rejection(fetchRemote('http://nowhere.test/a.png', { policy: policyResolving({}) }))
     expect(error.details.reason).toBe('dns_failure')
-    expect(error.message).toBe('could not fetch http://nowhere.test/a.png: the host nowhere.test could not be resolved (ENOTFOUND)')
+    expect(error.message).toBe('could not fetch http://nowhere.test/a.png: the host nowhere.test does not resolve to an address allowed by the network policy')
+  })
+
+  it('an image URL cannot probe internal DNS: a name that does not resolve and one that resolves to a blocked address get one message', async () => {
+    const messages: string[] = []
+    for (const answers of [{}, { 'probe.test': [['10.1.2.3']] }, { 'probe.test': [['169.254.169.254']] }, { 'probe.test': [[]] }] as Array<Record<string, string[][]>>) {
+      const error = await rejection(fetchRemote('http://probe.test/a.png', { policy: policyResolving(answers) }))
+      messages.push(error.message)
+      expect(error.code).toBe('ERR_IMAGE_FETCH')
+      // No resolver code (ENOTFOUND), no resolved address.
+      expect(JSON.stringify(error.details)).not.toMatch(/ENOTFOUND|10\.1\.2\.3|169\.254/)
+    }
+    expect(new Set(messages)).toEqual(new Set(['could not fetch http://probe.test/a.png: the host probe.test does not resolve to an address allowed by the network policy']))
+    expect(connects.attempts).toEqual([])
   })
 
   it('bounds a resolver that never answers by the connect timeout', async () => {

@@ -76,6 +76,16 @@ export function createPinnedConnector(policy: NetworkPolicy, connectTimeoutMs: n
   }
 }
 
+/**
+ * The one message for a host name that does not resolve and for one that resolves to a blocked
+ * address: whoever controls an image URL (any render-key holder) must not learn from our
+ * errors which internal names exist. `details.reason` and the cause still tell them apart for
+ * the operator's logs, never in a response.
+ */
+function unreachableHost(hostname: string): string {
+  return `the host ${hostname} does not resolve to an address allowed by the network policy`
+}
+
 async function resolveAllowedAddresses(
   hostname: string,
   policy: NetworkPolicy,
@@ -101,21 +111,20 @@ async function resolveAllowedAddresses(
     ])
   } catch (error) {
     if (error instanceof ConnectRefusal) throw error
-    const code = typeof (error as { code?: unknown })?.code === 'string' ? ` (${(error as { code: string }).code})` : ''
-    throw new ConnectRefusal('dns_failure', `the host ${hostname} could not be resolved${code}`, undefined, { cause: error })
+    throw new ConnectRefusal('dns_failure', unreachableHost(hostname), undefined, { cause: error })
   } finally {
     clearTimeout(timer)
   }
 
   if (!Array.isArray(answers) || answers.length === 0) {
-    throw new ConnectRefusal('dns_failure', `the host ${hostname} could not be resolved (no addresses)`)
+    throw new ConnectRefusal('dns_failure', unreachableHost(hostname))
   }
   // Every answer must pass, not just the one we would dial: a name that mixes public and
   // internal answers is refused outright. The internal address is not named in the message,
   // because split-horizon DNS would otherwise leak internal addressing to the caller.
   for (const { address } of answers) {
     if (typeof address !== 'string' || !isAddressAllowed(address, policy)) {
-      throw new ConnectRefusal('blocked_address', `the host ${hostname} resolves to an address that is not allowed by the network policy`)
+      throw new ConnectRefusal('blocked_address', unreachableHost(hostname))
     }
   }
   return answers.map(({ address }) => address)
