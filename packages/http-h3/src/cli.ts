@@ -19,8 +19,10 @@ Commands:
       Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish).
   render FILE [--set key.field=value]… [--format png|jpeg|webp|pdf] [--quality 1-100] [--variation ID] [-o OUT]
       Render a design document in-process. Writes OUT, or the bytes to stdout.
-  users create --email E --password P [--plan free|basic|pro|unlimited] [--data DIR]
-      Create a user. Prints {"userId","plan"}.
+  users create --email E [--password-stdin] [--plan free|basic|pro|unlimited] [--data DIR]
+      Create a user. The password is read from stdin with --password-stdin, else asked for
+      (not echoed) in a terminal; --password P works but other local users can see it.
+      Prints {"userId","plan"}.
   keys create --email E [--name N] [--data DIR]
       Create a render key for a user. Prints {"id","key"}: the only time the key is shown.
   designs import --email E FILE [--publish] [--id ID] [--name NAME] [--data DIR]

@@ -7,8 +7,8 @@
  */
 /** `litho render`: renders a design document in-process, e.g. `await renderCommand(['card.json', '-o', 'card.png'], io)`. */
 export { renderCommand, type RenderCommandIo } from './commands/render.js'
-/** `litho users create`: creates an account, e.g. `await usersCreateCommand(['--email', 'ann@example.com', '--password', pw], io)`. */
-export { usersCreateCommand } from './commands/users-create.js'
+/** `litho users create`: creates an account, e.g. `await usersCreateCommand(['--email', 'ann@example.com', '--password-stdin'], { ...io, stdin })`. */
+export { usersCreateCommand, type UsersCreateIo } from './commands/users-create.js'
 /** `litho keys create`: creates a render key and prints its secret once, e.g. `await keysCreateCommand(['--email', 'ann@example.com'], io)`. */
 export { keysCreateCommand } from './commands/keys-create.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { hashRenderKey } from '@litho/auth-adapters'
+import { PassThrough } from 'node:stream'
+import { hashRenderKey, verifyPassword } from '@litho/auth-adapters'
 import type { DesignRecord } from '@litho/core/contracts'
 import { fsAccountStore, fsDesignStore } from '@litho/storage-adapters'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,16 +23,22 @@ interface Run {
   stderr: string
 }
 
-function litho(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Run> {
+function litho(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...cleanEnv, ...options.env }, cwd: options.cwd ?? root }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', env: { ...cleanEnv, ...options.env }, cwd: options.cwd ?? root }, (error, stdout, stderr) => {
       resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr })
     })
+    // A pipe, as `echo … | litho …` gives: written whole, then closed.
+    if (options.input !== undefined) {
+      // The CLI may stop reading early (a too-long password): EPIPE is then expected.
+      child.stdin!.on('error', () => {})
+      child.stdin!.end(options.input)
+    }
   })
 }
 
 /** Runs litho and expects exit 0 and exactly one JSON object on one line of stdout. */
-async function ok(args: string[], options?: { env?: Record<string, string>; cwd?: string }): Promise<Record<string, unknown>> {
+async function ok(args: string[], options?: { env?: Record<string, string>; cwd?: string; input?: string }): Promise<Record<string, unknown>> {
   const run = await litho(args, options)
   expect(run.code, run.stderr).toBe(0)
   expect(run.stdout.endsWith('\n') && run.stdout.trimEnd().split('\n').length === 1, run.stdout).toBe(true)
@@ -96,7 +103,7 @@ describe.concurrent('litho admin commands (the built binary)', () => {
     })
 
     it('cli › a duplicate email exits 1, whatever its case and spaces', async () => {
-      const run = await litho(['users', 'create', '--email', ' ANN@example.com', '--password', PASSWORD, '--data', data])
+      const run = await litho(['users', 'create', '--email', ' ANN@example.com', '--password-stdin', '--data', data], { input: `${PASSWORD}\n` })
       expect(run.code).toBe(1)
       expect(run.stdout).toBe('')
       expect(run.stderr).toBe('litho: a user with email ann@example.com already exists\n')
@@ -194,7 +201,7 @@ describe.concurrent('litho admin commands (the built binary)', () => {
     // other refusals are checked in-process below, on the same functions.
     it.each([
       ['users create without --email', ['users', 'create', '--password', PASSWORD], 2, /^litho: users create needs --email\n/],
-      ['a short password', ['users', 'create', '--email', 'dan@example.com', '--password', 'sh0rt!'], 2, /^litho: --password: expected at least 8 characters\n/],
+      ['a short password', ['users', 'create', '--email', 'dan@example.com', '--password', 'sh0rt!'], 2, /^litho: warning: --password is visible to other local users.*\nlitho: --password: expected at least 8 characters\n/],
       ['an unknown email for keys', ['keys', 'create', '--email', 'nobody@example.com'], 1, /^litho: no user with email nobody@example\.com/],
       ['a file that is not JSON', ['designs', 'import', '--email', 'ann@example.com', write('broken.json', '{ not json')], 2, /^litho: .*broken\.json is not valid JSON/],
       ['an unknown subcommand', ['users', 'delete', '--email', 'ann@example.com'], 2, /^litho: unknown command "users delete" \(expected users create\)\n/],
@@ -233,7 +240,7 @@ describe('admin commands (in-process)', () => {
     ['an email without a dot in its domain', keysCreateCommand, ['--email', 'ann@localhost'], UsageError, '--email: expected an address like name@example.com'],
     ['an unknown plan', usersCreateCommand, ['--email', 'dan@example.com', '--password', PASSWORD, '--plan', 'gold'], UsageError, '--plan: expected one of free, basic, pro, unlimited, received "gold"'],
     ['a missing file', designsImportCommand, ['--email', 'ann@example.com', join(root, 'nope.json')], UsageError, `cannot read ${join(root, 'nope.json')}: no such file`],
-    ['a missing password', usersCreateCommand, ['--email', 'dan@example.com'], UsageError, 'users create needs --password'],
+    ['a missing password', usersCreateCommand, ['--email', 'dan@example.com'], UsageError, 'users create needs a password: pipe it with --password-stdin'],
     ['an empty key name', keysCreateCommand, ['--email', 'ann@example.com', '--name', ' '], UsageError, '--name: expected 1 to 100 characters'],
     ['designs import without FILE', designsImportCommand, ['--email', 'ann@example.com'], UsageError, 'designs import needs a FILE'],
     ['designs import with two FILEs', designsImportCommand, ['--email', 'ann@example.com', RED, GREEN], UsageError, 'designs import takes one FILE, received 2'],
@@ -279,3 +286,76 @@ describe('admin commands (in-process)', () => {
     expect(disposed).toBe(1)
   })
 })
+
+describe('users create › the password never has to be on the command line', () => {
+  const stored = async (email: string) => (await accounts.findUserByEmail(email))!
+
+  it('--password-stdin reads it from a pipe, without its trailing newline, and warns about nothing', async () => {
+    const created = await ok(['users', 'create', '--email', 'pipe@example.com', '--password-stdin', '--data', data], { input: 'correct horse battery\n' })
+    const user = await stored('pipe@example.com')
+    expect(user.id).toBe(created.userId)
+    expect(await verifyPassword('correct horse battery', user.passwordHash)).toBe(true)
+    const crlf = await litho(['users', 'create', '--email', 'crlf@example.com', '--password-stdin', '--data', data], { input: 'correct horse battery\r\n' })
+    expect([crlf.code, crlf.stderr]).toEqual([0, ''])
+    expect(await verifyPassword('correct horse battery', (await stored('crlf@example.com')).passwordHash)).toBe(true)
+  })
+
+  it('--password still works, with a warning on stderr that other local users can see it', async () => {
+    const run = await litho(['users', 'create', '--email', 'flag@example.com', '--password', PASSWORD, '--data', data])
+    expect(run.code, run.stderr).toBe(0)
+    expect(JSON.parse(run.stdout)).toMatchObject({ userId: expect.stringMatching(/^u_/) })
+    expect(run.stderr).toMatch(/^litho: warning: --password is visible to other local users .*use --password-stdin or the prompt instead\n$/)
+    expect(run.stderr).not.toContain(PASSWORD)
+  })
+
+  it.each([
+    ['no password flag and stdin not a terminal', ['--email', 'none@example.com'], '', /^litho: users create needs a password: pipe it with --password-stdin, or run the command in a terminal/],
+    ['a short password on stdin', ['--email', 'short@example.com', '--password-stdin'], 'short\n', /^litho: --password-stdin: expected at least 8 characters\n/],
+    ['an empty stdin', ['--email', 'empty@example.com', '--password-stdin'], '', /^litho: --password-stdin: expected a password on stdin, received nothing\n/],
+    ['two lines on stdin', ['--email', 'lines@example.com', '--password-stdin'], 'correct horse\nbattery staple\n', /^litho: --password-stdin: expected one line, received several\n/],
+    ['a 1 MB stdin', ['--email', 'huge@example.com', '--password-stdin'], 'x'.repeat(1 << 20), /^litho: --password-stdin: expected at most 1024 bytes\n/],
+    ['both --password and --password-stdin', ['--email', 'both@example.com', '--password', PASSWORD, '--password-stdin'], `${PASSWORD}\n`, /^litho: --password and --password-stdin: expected one of them, received both\n/],
+  ])('%s: exit 2 and a message naming the flag, no user', async (_, args, input, message) => {
+    const run = await litho(['users', 'create', ...args, '--data', data], { input })
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr).not.toContain('correct horse')
+    expect(await accounts.findUserByEmail(args[1]!)).toBeNull()
+  })
+
+  it('in a terminal it asks twice with echo off: only the prompts reach the screen', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true })
+    const screen: string[] = []
+    const out: string[] = []
+    const code = await usersCreateCommand(['--email', 'tty@example.com', '--data', data], {
+      stdin,
+      env: {},
+      writeStdout: (text) => void out.push(text),
+      // Types each answer once its prompt is shown, as a person would (keys one by one).
+      writeStderr: (text) => {
+        screen.push(text)
+        if (text.endsWith(': ')) setImmediate(() => { for (const key of 'correct horse battery\r') stdin.write(key) })
+      },
+    })
+    expect(code).toBe(0)
+    expect(JSON.parse(out.join(''))).toMatchObject({ userId: expect.stringMatching(/^u_/) })
+    // What a person sees: the prompts (readline adds cursor moves, CSI sequences), nothing typed.
+    expect(screen.join('').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')).toBe('Password: \nRepeat the password: \n')
+    expect(await verifyPassword('correct horse battery', (await stored('tty@example.com')).passwordHash)).toBe(true)
+  })
+
+  it('in a terminal, two different entries are refused', async () => {
+    const stdin = Object.assign(new PassThrough(), { isTTY: true })
+    const answers = ['correct horse battery\r', 'correct horse batterz\r']
+    const call = usersCreateCommand(['--email', 'typo@example.com', '--data', data], {
+      stdin,
+      env: {},
+      writeStdout: () => {},
+      writeStderr: (text) => void (text.endsWith(': ') && setImmediate(() => stdin.write(answers.shift()!))),
+    })
+    await expect(call).rejects.toThrow(new UsageError('the two passwords differ'))
+    expect(await accounts.findUserByEmail('typo@example.com')).toBeNull()
+  })
+})
+

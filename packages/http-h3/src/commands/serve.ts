@@ -55,7 +55,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     log: io.log,
   })
   io.log(`litho: serving ${server.url} (data: ${dataDir})`)
-  io.log(`litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com --password …\``)
+  io.log(`litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com\` (it asks for the password)`)
   io.onListening?.(server)
   const signal = await stop
   io.log(`litho: ${signal} received, finishing in-flight requests`)
