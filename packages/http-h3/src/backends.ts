@@ -11,22 +11,22 @@
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
  * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_SESSION_TOKEN`, `LITHO_S3_ACL`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup; without `LITHO_S3_ACCESS_KEY_ID`, the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` |
- * | `LITHO_URL_SIGNING_KEY` | the secret that signs app-served file URLs (else a key file in the data directory) |
+ * | `LITHO_URL_SIGNING_KEY` | the secret that signs app-served file URLs (else the key file in the data directory); `LITHO_URL_SIGNING_KEY_ID` its kid (default `env`), `LITHO_URL_VERIFY_KEYS` older keys that only verify (`kid:secret,…`), see url-signing-keys.ts |
  *
  * An empty variable counts as unset. Configuration is read and checked before any store is
  * created, so a mistake fails at startup with a {@link ConfigError} naming the variable.
  *
  * @module backends
  */
-import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, open, readFile } from 'node:fs/promises'
+import { chmod, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { createUrlSigner, type UrlSigner } from '@litho/core'
 import type { AccountStore, AuthStateStore, DesignStore, FileStore, JobQueue, JobStore, Meter } from '@litho/core/contracts'
 import { bullmqJobQueue, fsJobQueue } from '@litho/storage-adapters/job-queue'
 import { fsJobStore, redisJobStore } from '@litho/storage-adapters/job-store'
 import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/auth-state-store'
+import { ConfigError } from './config-error.js'
+import { loadUrlSigningKeys } from './url-signing-keys.js'
 import {
   fsAccountStore,
   fsDesignStore,
@@ -70,27 +70,15 @@ export interface BackendsOptions {
   env?: Record<string, string | undefined>
 }
 
-/**
- * A mistake in the configuration (an environment variable missing or malformed). The message
- * names the variable and never contains a secret; the CLI prints it without a stack.
- */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError'
-  readonly code = 'ERR_LITHO_CONFIG'
-}
+export { ConfigError } from './config-error.js'
 
 /** Runs of one export job: up to 3 renders, then up to 8 webhook attempts (with room to spare). */
 const JOB_MAX_RUNS = 20
 
-/** Where the generated URL-signing key lives, relative to the data directory. */
-export const SIGNING_KEY_FILE = join('secrets', 'url-signing-key')
+export { SIGNING_KEY_FILE } from './url-signing-keys.js'
 
 /** Redis key prefixes: `:`-separated segments, as every Redis store's `base` option accepts. */
 const REDIS_PREFIX_RE = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/
-/** The signer's floor (createUrlSigner refuses less): 256 bits of HMAC key. */
-const MIN_SIGNING_KEY_BYTES = 32
-/** How long to wait for another process to finish writing the key file it just created. */
-const KEY_FILE_WAIT_MS = 2_000
 
 /**
  * Creates the stores of one process from `options.env` (see the module comment for every
@@ -120,15 +108,9 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
   // Read and check everything first: a mistake fails before any store exists.
   const redis = readRedisConfig(read)
   const s3 = readS3Config(read)
-  const signing = await loadSigningKey(read('LITHO_URL_SIGNING_KEY'), dataDir)
-
-  let signer: UrlSigner
-  try {
-    signer = createUrlSigner({ keys: [{ id: signing.id, secret: signing.secret }] })
-  } catch (error) {
-    // The signer's message never contains the secret; say where the key came from.
-    throw new ConfigError(`${signing.source}: ${(error as Error).message.replace(/^Expected keys\[0\]\.secret/, 'expected the key')}`)
-  }
+  // Read once, at start: a rotated key file signs from the next start (url-signing-keys.ts).
+  const signing = await loadUrlSigningKeys(read, dataDir)
+  const signer: UrlSigner = createUrlSigner({ keys: signing.keys })
 
   const describe: string[] = []
   const stores: Array<{ dispose?(): Promise<void> }> = []
@@ -303,64 +285,4 @@ function readBoolean(name: string, value: string | undefined, fallback: boolean)
   if (['1', 'true', 'yes', 'on'].includes(lower)) return true
   if (['0', 'false', 'no', 'off'].includes(lower)) return false
   throw new ConfigError(`${name}: expected 1/true or 0/false, received ${JSON.stringify(value.slice(0, 20))}`)
-}
-
-// --- the URL-signing key ---
-
-interface SigningKey {
-  id: string
-  secret: string
-  /** Where it came from, for messages and the startup log. */
-  source: string
-}
-
-/**
- * The env key when given (id `env`); else the data directory's key file (id `k1`), created
- * exclusively on first use so that two processes starting at once end up with one key.
- */
-async function loadSigningKey(fromEnv: string | undefined, dataDir: string): Promise<SigningKey> {
-  if (fromEnv !== undefined) {
-    const bytes = Buffer.byteLength(fromEnv, 'utf8')
-    // Never echo the key, not even part of it.
-    if (bytes < MIN_SIGNING_KEY_BYTES) {
-      throw new ConfigError(`LITHO_URL_SIGNING_KEY: expected at least ${MIN_SIGNING_KEY_BYTES} bytes of random secret but received ${bytes}; generate one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`)
-    }
-    return { id: 'env', secret: fromEnv, source: 'LITHO_URL_SIGNING_KEY' }
-  }
-  const file = join(dataDir, SIGNING_KEY_FILE)
-  const source = `file (${file})`
-  try {
-    await mkdir(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 })
-  } catch (error) {
-    throw new ConfigError(`${join(dataDir, 'secrets')}: cannot create the directory of the URL-signing key: ${(error as Error).message}`)
-  }
-  const fresh = randomBytes(32).toString('base64url')
-  try {
-    // 'wx': fails with EEXIST when the file exists, so a key is never overwritten and, when
-    // two processes race, exactly one writes it.
-    const handle = await open(file, 'wx', 0o600)
-    try {
-      await handle.writeFile(`${fresh}\n`, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    return { id: 'k1', secret: fresh, source }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`${file}: cannot create the URL-signing key: ${(error as Error).message}`)
-  }
-  // The winner of a race may not have written yet: an empty file is waited for, briefly.
-  const deadline = Date.now() + KEY_FILE_WAIT_MS
-  for (;;) {
-    let text: string
-    try {
-      text = (await readFile(file, 'utf8')).trim()
-    } catch (error) {
-      throw new ConfigError(`${file}: cannot read the URL-signing key: ${(error as Error).message}`)
-    }
-    if (Buffer.byteLength(text, 'utf8') >= MIN_SIGNING_KEY_BYTES) return { id: 'k1', secret: text, source }
-    if (text !== '' || Date.now() > deadline) {
-      throw new ConfigError(`${file}: expected a URL-signing key of at least ${MIN_SIGNING_KEY_BYTES} bytes but the file holds ${Buffer.byteLength(text, 'utf8')}; delete it to have a new one generated (signed URLs already given out stop working)`)
-    }
-    await sleep(25)
-  }
 }

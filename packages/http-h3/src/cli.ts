@@ -25,6 +25,9 @@ Commands:
       Prints {"userId","plan"}.
   keys create --email E [--name N] [--data DIR]
       Create a render key for a user. Prints {"id","key"}: the only time the key is shown.
+  signing-keys rotate urls|tokens|all [--org ID] [--data DIR]
+      New keys for signed file URLs and/or OAuth access tokens; the old ones keep verifying
+      what they signed until it expires. Prints what was rotated.
   designs import --email E FILE [--publish] [--id ID] [--name NAME] [--data DIR]
       Store a design document (or a {"name","design"} record) as a draft, or published with
       --publish; into design ID with --id, else a new one. Prints {"id","renderCode"}.
@@ -38,6 +41,7 @@ const ADMIN_COMMANDS: Record<string, Record<string, (argv: string[], io: AdminCo
   users: { create: async (argv, io) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io) },
   keys: { create: async (argv, io) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io) },
   designs: { import: async (argv, io) => (await import('./commands/designs-import.js')).designsImportCommand(argv, io) },
+  'signing-keys': { rotate: async (argv, io) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io) },
 }
 
 const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
@@ -51,7 +55,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./commands/render.js')).renderCommand(rest, { writeStdout, writeStderr })
     case 'users':
     case 'keys':
-    case 'designs': {
+    case 'designs':
+    case 'signing-keys': {
       const [sub, ...args] = rest
       const run = sub === undefined ? undefined : ADMIN_COMMANDS[command]![sub]
       if (!run) {

@@ -13,6 +13,10 @@ export { usersCreateCommand, type UsersCreateIo } from './commands/users-create.
 export { keysCreateCommand } from './commands/keys-create.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
 export { designsImportCommand } from './commands/designs-import.js'
+/** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
+export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
+/** The URL-signing keys of `litho serve` (key file or environment) and their rotation, e.g. `await rotateUrlSigningKeyFile('.litho', new Date())`. */
+export { loadUrlSigningKeys, rotateUrlSigningKeyFile, generateUrlSigningKey, type LoadedUrlSigningKeys, type RotatedUrlSigningKeys } from './url-signing-keys.js'
 /** What the admin commands need from their surroundings (output, env, and for tests the stores). */
 export type { AdminCommandIo } from './commands/_admin.js'
 /** The stores of `litho serve` and the admin commands, chosen by `LITHO_*` variables, e.g. `await createBackends({ dataDir: '.litho', filesBaseUrl })`. */

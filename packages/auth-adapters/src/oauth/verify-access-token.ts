@@ -5,7 +5,7 @@
  * @module oauth/verify-access-token
  */
 import type { AuthStateStore } from '@litho/core/contracts'
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose'
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose'
 import type { Orgs } from './orgs.js'
 import { BearerTokenError, BearerVerifierUnavailableError, type BearerPrincipal, type BearerVerifier } from './types.js'
 
@@ -41,15 +41,20 @@ export function createBuiltInVerifier(options: { authUrl: string; orgs: Orgs; st
   async function verified(token: string, audience?: string) {
     if (typeof token !== 'string' || token.length > 8192 || !JWT.test(token)) throw new BearerTokenError('The access token is malformed')
     let iss: unknown
+    let kid: unknown
     try {
       iss = decodeJwt(token).iss
+      kid = decodeProtectedHeader(token).kid
     } catch {
       throw new BearerTokenError('The access token is malformed')
     }
     if (typeof iss !== 'string' || !iss.startsWith(prefix)) throw new BearerTokenError('The access token was not issued by this server')
     const orgId = iss.slice(prefix.length)
-    const keys = await options.orgs.keys(orgId)
+    let keys = await options.orgs.keys(orgId)
     if (keys.length === 0) throw new BearerTokenError('The access token was not issued by this server')
+    // A kid we do not know may be a key that another process just rotated in: read the keys
+    // again (at most every few seconds per org). An unknown kid after that is refused below.
+    if (!keys.some((key) => key.kid === kid)) keys = await options.orgs.refresh(orgId)
     try {
       const { payload } = await jwtVerify(token, createLocalJWKSet({ keys: keys.map((k) => k.publicJwk) }), {
         issuer: iss,

@@ -38,11 +38,21 @@ const MAX_EMAIL_LENGTH = 320
 /** A simple `x@y.z` shape: enough to catch a swapped flag or a typo, not a full RFC 5322 parser. */
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/
 
+/**
+ * The data directory: `--data`, else `LITHO_DATA_DIR`, else `./.litho`, made absolute.
+ *
+ * @example resolveDataDir(undefined, { env: { LITHO_DATA_DIR: '/srv/litho' } }) // '/srv/litho'
+ */
+export function resolveDataDir(dataFlag: string | undefined, io: Pick<AdminCommandIo, 'env'>): string {
+  const env = io.env ?? process.env
+  if (dataFlag === '') throw new UsageError('--data: expected a directory, received ""')
+  return resolve(dataFlag ?? (env.LITHO_DATA_DIR || DEFAULT_DATA_DIR))
+}
+
 /** Opens the backends for `--data` (else `LITHO_DATA_DIR`, else `./.litho`), runs `task`, and always disposes them. */
 export async function withBackends<T>(dataFlag: string | undefined, io: AdminCommandIo, task: (backends: LithoBackends) => Promise<T>): Promise<T> {
   const env = io.env ?? process.env
-  if (dataFlag === '') throw new UsageError('--data: expected a directory, received ""')
-  const dataDir = resolve(dataFlag ?? (env.LITHO_DATA_DIR || DEFAULT_DATA_DIR))
+  const dataDir = resolveDataDir(dataFlag, io)
   const backends = await (io.createBackends ?? createBackends)({ dataDir, filesBaseUrl: ADMIN_FILES_BASE_URL, env })
   try {
     return await task(backends)
