@@ -27,7 +27,7 @@ export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Pro
 
   return withBackends(values.data, io, async ({ accounts }) => {
     const user = await accounts.findUserByEmail(email)
-    if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email} --password …)`)
+    if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email})`)
     try {
       const created = await createApiKey({ accounts, clock: { now: () => io.now?.() ?? new Date() } }, { account: user, name, newKey: createRenderKey })
       await printJson(io, { id: created._id, key: created.key })
