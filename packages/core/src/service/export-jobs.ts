@@ -21,7 +21,8 @@ import type { FileStore } from '../contracts/file-store.js'
 import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
 import type { Meter } from '../contracts/meter.js'
 import { LithoError } from '../errors.js'
-import { meterRenders, refundRenders } from '../quota/meter-renders.js'
+import { meterRenders } from '../quota/meter-renders.js'
+import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
 import type { PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../render/images/network-policy.js'
@@ -49,6 +50,8 @@ export interface ExportJobServices {
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
+  /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */
+  refunds?: RefundSettings
   /** Completion webhooks; without them a `webhookUrl` is refused. */
   webhooks?: {
     sender: WebhookSender
@@ -151,7 +154,7 @@ export async function enqueueExportJob(
     await services.jobs.create(record)
     await services.queue.enqueue({ id: exportId })
   } catch (error) {
-    await refundRenders(services.meter, grant).catch(() => false)
+    await settleRefund(services, grant, 'export-job')
     throw LithoError.isInstance(error) ? error : new LithoError('ERR_STORAGE', `could not queue the export: ${(error as Error).message}`, { cause: error })
   }
   return {
@@ -249,6 +252,8 @@ const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
  */
 export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): (job: QueuedJob) => Promise<JobOutcome> {
   const now = () => clockOf(services).now()
+  // A refund that fails is reported where the handler's other errors go, unless told otherwise.
+  const refunding = { meter: services.meter, refunds: { report, ...services.refunds } }
   const baseRetryMs = services.baseRetryMs ?? 2000
 
   async function save(record: JobRecord): Promise<void> {
@@ -290,7 +295,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       record.error = { code, message: LithoError.isInstance(error) ? error.message : 'the export failed on the server; try again' }
       record.finishedAt = now().toISOString()
       // The render consumed at enqueue time is given back, exactly once (refund is idempotent by id).
-      await refundRenders(services.meter, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }).catch(report)
+      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
       await save(record)
       return undefined
     }
