@@ -249,6 +249,7 @@ export {
 } from './webhooks/index.js'
 // Export jobs and their completion webhooks
 export {
+  EXPORT_ABANDONED,
   EXPORT_JOB_MAX_RUNS,
   createExportJobHandler,
   enqueueExportJob,
@@ -257,6 +258,7 @@ export {
   parseExportJobRequest,
   webhookPayload,
   type ExportJobAck,
+  type ExportJobHandler,
   type ExportJobRequest,
   type ExportJobServices,
   type ExportJobView,

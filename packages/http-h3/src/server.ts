@@ -141,7 +141,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     },
     ...(options.jobRetryBaseMs !== undefined ? { baseRetryMs: options.jobRetryBaseMs } : {}),
   }
-  backends.queue.start(createExportJobHandler(jobServices, onError), { concurrency: pool.threads })
+  const runJob = createExportJobHandler(jobServices, onError)
+  backends.queue.start(runJob, { concurrency: pool.threads, onGiveUp: runJob.onGiveUp })
 
   const litho = createLithoApp({
     designs: backends.designs,

@@ -53,8 +53,8 @@ export interface QueueKit {
   storageError(operation: string, message: string, cause?: unknown): LithoError
   /** Checks `enqueue`'s argument; returns the id and the delay (0 when not given). */
   readEnqueue(job: unknown): { id: string; delayMs: number }
-  /** Checks `start`'s arguments; returns the concurrency. */
-  readStart(handler: unknown, options: unknown): number
+  /** Checks `start`'s arguments; returns the concurrency and the give-up hook (reporting its failures through `onError`). */
+  readStart(handler: unknown, options: unknown, onError?: JobQueueErrorHandler): { concurrency: number; giveUp: (job: QueuedJob, reason: string) => Promise<void> }
   /** A whole-number option in [min, max], or its default. */
   readNumber(name: string, value: unknown, min: number, max: number, fallback: number): number
   readOnError(value: unknown): JobQueueErrorHandler
@@ -87,14 +87,26 @@ export function queueKit(adapter: string): QueueKit {
       if (!ID_RE.test(id)) throw typeError('ERR_INVALID_ARG_VALUE', `Expected job.id to be 1 to 64 characters of [A-Za-z0-9_-] but received ${describe(id)}`)
       return { id, delayMs: readNumber('job.delayMs', delayMs, 0, MAX_DELAY_MS, 0) }
     },
-    readStart(handler, options) {
+    readStart(handler, options, onError) {
       if (typeof handler !== 'function') throw typeError('ERR_INVALID_ARG_TYPE', `Expected handler to be a function but received ${describe(handler)}`)
       if (typeof options !== 'object' || options === null || Array.isArray(options)) {
         throw typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
       }
-      const { concurrency } = options as Record<string, unknown>
+      const { concurrency, onGiveUp } = options as Record<string, unknown>
       if (concurrency === undefined) throw typeError('ERR_MISSING_OPTION', 'Expected options.concurrency but received none')
-      return readNumber('options.concurrency', concurrency, 1, MAX_CONCURRENCY, 1)
+      if (onGiveUp !== undefined && typeof onGiveUp !== 'function') throw typeError('ERR_INVALID_ARG_TYPE', `Expected options.onGiveUp to be a function but received ${describe(onGiveUp)}`)
+      const hook = onGiveUp as ((job: QueuedJob, reason: string) => Promise<void>) | undefined
+      return {
+        concurrency: readNumber('options.concurrency', concurrency, 1, MAX_CONCURRENCY, 1),
+        // Never throws: a hook that fails is reported, and the job is given up all the same.
+        giveUp: async (job, reason) => {
+          try {
+            await hook?.({ ...job }, reason)
+          } catch (error) {
+            onError?.(error, { ...job })
+          }
+        },
+      }
     },
     readNumber,
     readOnError(value) {
@@ -214,6 +226,7 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
   type Run = { promise: Promise<void>; abandoned: boolean }
   const inFlight = new Set<Run>()
   let handler: ((job: QueuedJob) => Promise<JobOutcome>) | undefined
+  let giveUp: (job: QueuedJob, reason: string) => Promise<void> = async () => {}
   let concurrency = 1
   let started = false
   let stopping = false
@@ -271,6 +284,15 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
     const entry: Run = { promise: Promise.resolve(), abandoned: false }
     entry.promise = (async () => {
       let end: RunEnd
+      // Runs cut off (a crash, a stop) count too: a job that kills its process every time is
+      // given up rather than run forever.
+      if (job.attempt > maxRuns) {
+        end = { kind: 'failed', reason: `gave up: ${job.attempt - 1} runs started, the last ones cut off (maxRuns)` }
+        onError(kit.storageError('run', `job ${job.id} failed: ${end.reason}`), { ...job })
+        await giveUp(job, end.reason)
+        await backend.finish(claimed, end).catch((error: unknown) => onError(kit.storageError('finish', error instanceof Error ? error.message : 'the backend failed', error), { ...job }))
+        return
+      }
       try {
         const outcome = readOutcome(kit, await handler!({ ...job }))
         end = 'done' in outcome ? { kind: 'done' } : { kind: 'retry', notBefore: Date.now() + outcome.retryInMs }
@@ -284,6 +306,8 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
       if (end.kind === 'retry' && job.attempt >= maxRuns) {
         end = { kind: 'failed', reason: `gave up after ${job.attempt} runs (maxRuns)` }
         onError(kit.storageError('run', `job ${job.id} failed: ${end.reason}`), { ...job })
+        // Before the backend forgets the job: a crash here runs it again, and the hook is called again.
+        await giveUp(job, end.reason)
       }
       try {
         await backend.finish(claimed, end)
@@ -314,7 +338,7 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
     },
 
     start(jobHandler, startOptions: JobQueueStartOptions): void {
-      concurrency = kit.readStart(jobHandler, startOptions)
+      ;({ concurrency, giveUp } = kit.readStart(jobHandler, startOptions, onError))
       if (started) throw new Error(`[${kit.label}] start: the queue was already started`)
       if (closing) throw new Error(`[${kit.label}] start: the queue was closed`)
       started = true

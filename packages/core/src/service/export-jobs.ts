@@ -244,13 +244,31 @@ export function webhookPayload(record: JobRecord): Record<string, unknown> {
 // Failures worth another run: the render queue was full, storage or a backend was down.
 const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
 
+/** Code of the error recorded on a job the queue gave up on. */
+export const EXPORT_ABANDONED = 'ERR_EXPORT_ABANDONED'
+
+/** The handler of {@link createExportJobHandler}, with the hook the queue calls when it gives up on a job. */
+export interface ExportJobHandler {
+  (job: QueuedJob): Promise<JobOutcome>
+  /**
+   * For `JobQueueStartOptions.onGiveUp`: a job the queue gave up on that had not finished is
+   * marked `failed` (error {@link EXPORT_ABANDONED} with the queue's reason) and refunded once;
+   * a webhook still pending gets one last attempt now, then is marked `failed` if it did not go
+   * through (the queue will not run the job again). Idempotent.
+   */
+  onGiveUp(job: QueuedJob, reason: string): Promise<void>
+}
+
 /**
  * The queue handler of export jobs: renders and stores a queued job, then delivers its
- * webhook. Safe to run again for the same job (a finished job is not rendered again).
+ * webhook. Safe to run again for the same job (a finished job is not rendered again). Pass its
+ * `onGiveUp` to the queue too, so a job the queue gives up on is failed and refunded.
  *
- * @example fsJobQueue({ dir }).start(createExportJobHandler(services), { concurrency: 2 })
+ * @example
+ * const handler = createExportJobHandler(services, onError)
+ * fsJobQueue({ dir }).start(handler, { concurrency: 2, onGiveUp: handler.onGiveUp })
  */
-export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): (job: QueuedJob) => Promise<JobOutcome> {
+export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): ExportJobHandler {
   const now = () => clockOf(services).now()
   // A refund that fails is reported where the handler's other errors go, unless told otherwise.
   const refunding = { meter: services.meter, refunds: { report, ...services.refunds } }
@@ -333,7 +351,28 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     return { retryInMs: delay }
   }
 
-  return async (job) => {
+  async function onGiveUp(job: QueuedJob, reason: string): Promise<void> {
+    const record = await services.jobs.get(job.id)
+    if (!record) return
+    if (record.status === 'queued' || record.status === 'processing') {
+      record.status = 'failed'
+      record.error = { code: EXPORT_ABANDONED, message: `the export could not be completed: the job queue ${reason}; nothing was charged, try again` }
+      record.finishedAt = now().toISOString()
+      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
+      await save(record)
+    }
+    if (record.webhook?.state === 'pending') {
+      // The queue runs this job no more: one last attempt now, and the outcome is final.
+      const outcome = await deliver(record)
+      if (!('done' in outcome)) {
+        record.webhook.state = 'failed'
+        delete record.webhook.nextAttemptAt
+        await save(record)
+      }
+    }
+  }
+
+  const handler = async (job: QueuedJob): Promise<JobOutcome> => {
     const record = await services.jobs.get(job.id)
     if (!record) return { done: true }
     if (record.status === 'queued' || record.status === 'processing') {
@@ -348,4 +387,5 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     }
     return { done: true }
   }
+  return Object.assign(handler, { onGiveUp })
 }
