@@ -257,6 +257,7 @@ export {
   getExportJob,
   parseExportJobRequest,
   webhookPayload,
+  webhookPayloadAt,
   type ExportJobAck,
   type ExportJobHandler,
   type ExportJobRequest,

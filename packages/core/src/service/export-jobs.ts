@@ -241,6 +241,40 @@ export function webhookPayload(record: JobRecord): Record<string, unknown> {
   }
 }
 
+/**
+ * The webhook body of one delivery attempt at `now` (docs/webhooks.md, "Signed URLs and
+ * retries"): {@link webhookPayload}, and for a succeeded `signed` export a URL signed afresh
+ * at this attempt (with the signing key in force now), valid until the file's own expiry
+ * (`expiresAt`, fixed when the export finished: `expiresIn` minutes after it). Once that has
+ * passed the body has no `url` but `expired: true`, the `pollUrl` and a `message` saying how
+ * to get a fresh file.
+ *
+ * @throws LithoError `ERR_STORAGE` when the file store cannot sign (the attempt then fails and is retried).
+ * @example const payload = await webhookPayloadAt(record, { files, now: clock.now() })
+ */
+export async function webhookPayloadAt(record: JobRecord, context: { files: Pick<FileStore, 'signedUrl'>; now: Date }): Promise<Record<string, unknown>> {
+  const payload = webhookPayload(record)
+  const request = record.request as unknown as ExportJobRequest
+  const result = record.result as { expiresAt?: string; file?: { key?: string } } | undefined
+  if (record.status !== 'succeeded' || request.delivery !== 'signed' || !result?.expiresAt || typeof result.file?.key !== 'string') return payload
+  const expiresAt = new Date(result.expiresAt)
+  if (context.now.getTime() >= expiresAt.getTime()) {
+    delete payload.url
+    return {
+      ...payload,
+      expired: true,
+      pollUrl: exportPollPath(record.id),
+      message: `the signed URL expired at ${result.expiresAt} (expiresIn of the export), before this delivery; the file is no longer served: export again (POST /designs/v2/${record.designId}/export/jobs) with a longer expiresIn (up to 10080 minutes)`,
+    }
+  }
+  try {
+    return { ...payload, url: await context.files.signedUrl(result.file.key, { expiresAt, now: context.now }) }
+  } catch (error) {
+    if (LithoError.isInstance(error)) throw error
+    throw new LithoError('ERR_STORAGE', `could not sign the file URL: ${(error as Error).message}`, { cause: error })
+  }
+}
+
 // Failures worth another run: the render queue was full, storage or a backend was down.
 const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
 
@@ -331,7 +365,16 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     const at = new Date()
     // The secret in force at each attempt (rotation applies to the next attempt).
     const secret = await hooks.secrets.get(record.ownerId)
-    const delivery = await hooks.sender.send({ url: webhook.url, secret, id: `msg_${record.id}`, payload: webhookPayload(record), now: at })
+    // Signed URLs are signed afresh at each attempt: a retry hours later carries a URL that is
+    // valid now, or says it expired (the service clock: the file's expiry was set with it).
+    let delivery: { ok: boolean; status?: number; error?: string }
+    try {
+      const payload = await webhookPayloadAt(record, { files: services.files, now: now() })
+      delivery = await hooks.sender.send({ url: webhook.url, secret, id: `msg_${record.id}`, payload, now: at })
+    } catch (error) {
+      report(error)
+      delivery = { ok: false, error: `could not prepare the delivery: ${(error as Error).message}` }
+    }
     webhook.attempts.push({ at: at.toISOString(), ...(delivery.status !== undefined ? { status: delivery.status } : {}), ...(delivery.ok ? {} : { error: delivery.error ?? 'failed' }) })
     if (delivery.ok) {
       webhook.state = 'delivered'
