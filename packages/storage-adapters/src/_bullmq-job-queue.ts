@@ -143,7 +143,7 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
   type Run = { promise: Promise<unknown>; abandoned: boolean }
   const inFlight = new Set<Run>()
   let handler: ((job: QueuedJob) => Promise<JobOutcome>) | undefined
-  let giveUp: (job: QueuedJob, reason: string) => Promise<void> = async () => {}
+  let giveUp: (job: QueuedJob, reason: string) => Promise<boolean> = async () => true
   let worker: Worker | undefined
   let starting: Promise<void> | undefined
   let stopping = false

@@ -19,9 +19,10 @@ const { admin, base: redisBase } = setupRedis()
 const root = setupTempDir('litho-fs-job-queue-')
 const bullPrefix = `${redisBase}:bull`
 
-/** The suite's throwing handler is expected; anything else a queue reports is printed. */
+/** The suite's throwing handler and its give-up case are expected; anything else a queue reports is printed. */
 const onError = (error: unknown) => {
-  if (!String((error as Error)?.message).includes('expected by the job-queue suite')) console.error('[job-queue test]', error)
+  const message = String((error as Error)?.message)
+  if (!message.includes('expected by the job-queue suite') && !message.includes('job stubborn failed: gave up')) console.error('[job-queue test]', error)
 }
 /** BullMQ in tests: locks of 1 s checked every 0.5 s, so a cut-off run is picked up in about 2 s. */
 const FAST_BULLMQ = { lockDurationMs: 1_000, stalledIntervalMs: 500 }
@@ -452,6 +453,37 @@ describe('job queues › onGiveUp', () => {
     expect(runs).toStrictEqual([])
     expect(hook.calls).toStrictEqual([{ job: { id: 'crashy', attempt: 3 }, reason: 'gave up: 2 runs started, the last ones cut off (maxRuns)', held: true }])
     expect(JSON.parse(readFileSync(join(dir, 'failed', 'crashy.json'), 'utf8'))).toMatchObject({ id: 'crashy', reason: expect.stringContaining('cut off') })
+  })
+
+  it('fs › a give-up whose hook failed (its store was down) is announced again at the next start, until it resolves; then never again', async () => {
+    const dir = join(root, 'give-up-again')
+    const first = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    let calls = 0
+    first.start(recording(() => ({ retryInMs: 0 })).handler, { concurrency: 1, onGiveUp: async () => {
+        calls += 1
+        throw new Error('job store down')
+      },
+    })
+    await first.enqueue({ id: 'unlucky' })
+    await until(() => existsSync(join(dir, 'failed', 'unlucky.json')), 'failed/unlucky.json')
+    await first.close()
+    expect(calls).toBe(1)
+    expect(JSON.parse(readFileSync(join(dir, 'failed', 'unlucky.json'), 'utf8'))).toMatchObject({ id: 'unlucky', announced: false })
+
+    const hook = givingUp()
+    const second = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    const { runs, handler } = recording()
+    second.start(handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await until(() => hook.calls.length >= 1, 'the give-up to be announced again')
+    await until(() => JSON.parse(readFileSync(join(dir, 'failed', 'unlucky.json'), 'utf8')).announced === true, 'announced: true')
+    await second.close()
+    expect(hook.calls.map((call) => [call.job, call.reason])).toStrictEqual([[{ id: 'unlucky', attempt: 1 }, 'gave up after 1 runs (maxRuns)']])
+    expect(runs).toStrictEqual([])
+
+    const third = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    third.start(handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await sleep(200)
+    expect(hook.calls).toHaveLength(1)
   })
 
   it('bullmq › runs used up (retry or throw on the last run) are announced once each', async () => {
