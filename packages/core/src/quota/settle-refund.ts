@@ -99,8 +99,8 @@ export interface ReconcileSummary {
 /**
  * Gives back every refund the ledger holds, and removes the ones that are settled. Safe to run
  * at any time, on any number of instances at once: a refund the meter already took returns
- * false and is just removed. A meter that still fails leaves its refunds pending (`tries`
- * counted up) and is reported once per run.
+ * false and is just removed. A meter that still fails leaves its refunds pending: the run stops
+ * at the first failure (its `tries` counted up, the rest not tried), and reports it once.
  *
  * @throws LithoError `ERR_STORAGE` when the ledger itself cannot be read or written.
  * @example
