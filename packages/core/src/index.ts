@@ -61,6 +61,8 @@ export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField 
 export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
 export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
+export { MAX_PENDING_REFUNDS, REFUND_LEDGER_KEY, refundKey, stateStoreRefundLedger, type PendingRefund, type RefundLedger } from './quota/refund-ledger.js'
+export { reconcileRefunds, settleRefund, type ReconcileSummary, type RefundServices, type RefundSettings, type RefundTarget } from './quota/settle-refund.js'
 
 // Signed URLs
 export {
@@ -247,6 +249,7 @@ export {
 } from './webhooks/index.js'
 // Export jobs and their completion webhooks
 export {
+  EXPORT_ABANDONED,
   EXPORT_JOB_MAX_RUNS,
   createExportJobHandler,
   enqueueExportJob,
@@ -254,7 +257,9 @@ export {
   getExportJob,
   parseExportJobRequest,
   webhookPayload,
+  webhookPayloadAt,
   type ExportJobAck,
+  type ExportJobHandler,
   type ExportJobRequest,
   type ExportJobServices,
   type ExportJobView,

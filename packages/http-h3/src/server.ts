@@ -6,7 +6,17 @@
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createExportJobHandler, createRenderPool, createWebhookSecrets, createWebhookSender, networkPolicyFromEnv, type ExportJobServices, type RenderPool } from '@litho/core'
+import {
+  createExportJobHandler,
+  createRenderPool,
+  createWebhookSecrets,
+  createWebhookSender,
+  networkPolicyFromEnv,
+  reconcileRefunds,
+  stateStoreRefundLedger,
+  type ExportJobServices,
+  type RenderPool,
+} from '@litho/core'
 import type { AuthorizationServer } from '@litho/auth-adapters'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
@@ -38,6 +48,8 @@ export interface LithoServerOptions {
   webhookRetryScheduleMs?: number[]
   /** The first delay before retrying a transient export failure (doubles per run). @default 2000 */
   jobRetryBaseMs?: number
+  /** How often refunds the meter refused are given back (`reconcileRefunds`; also once at start). @default 300000 (5 minutes) */
+  refundReconcileIntervalMs?: number
 }
 
 /** A running server. */
@@ -99,11 +111,26 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     throw error
   }
 
+  // Refunds the meter refused are written down next to the OAuth state (every backend has it)
+  // and given back at start and periodically; idempotent, so every instance may run it.
+  const refunds = { ledger: stateStoreRefundLedger(backends.authState), report: onError }
+  const reconcile = (): Promise<void> =>
+    reconcileRefunds({ meter: backends!.meter, refunds }).then(
+      ({ refunded, alreadySettled, pending }) => {
+        if (refunded + alreadySettled + pending > 0) log(`refunds reconciled: ${refunded} given back, ${alreadySettled} already settled, ${pending} still pending`)
+      },
+      onError,
+    )
+  void reconcile()
+  const reconciling = setInterval(() => void reconcile(), options.refundReconcileIntervalMs ?? 300_000)
+  reconciling.unref()
+
   // Export jobs: the app enqueues, this process runs them (every instance does, on a shared queue).
   const jobServices: ExportJobServices = {
     designs: backends.designs,
     files: backends.files,
     meter: backends.meter,
+    refunds,
     renderer: pool,
     jobs: backends.jobs,
     queue: backends.queue,
@@ -115,13 +142,15 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     },
     ...(options.jobRetryBaseMs !== undefined ? { baseRetryMs: options.jobRetryBaseMs } : {}),
   }
-  backends.queue.start(createExportJobHandler(jobServices, onError), { concurrency: pool.threads })
+  const runJob = createExportJobHandler(jobServices, onError)
+  backends.queue.start(runJob, { concurrency: pool.threads, onGiveUp: runJob.onGiveUp })
 
   const litho = createLithoApp({
     designs: backends.designs,
     accounts: backends.accounts,
     files: backends.files,
     meter: backends.meter,
+    refundLedger: refunds.ledger,
     signer: backends.signer,
     renderer: pool,
     renderUrl: url,
@@ -157,6 +186,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
         server.closeIdleConnections()
       })
       clearTimeout(timeout)
+      clearInterval(reconciling)
       // Jobs in flight finish (or are cut off and run again after the next start), then the pool goes.
       await backends!.queue.close()
       await pool!.close()

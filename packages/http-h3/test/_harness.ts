@@ -96,7 +96,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       webhooks: { sender: createWebhookSender({ policy, timeoutMs: 2_000 }), secrets: createWebhookSecrets(authState), policy, ...(withJobs.scheduleMs ? { scheduleMs: withJobs.scheduleMs } : {}) },
       baseRetryMs: withJobs.baseRetryMs ?? 10,
     }
-    jobs.queue.start(createExportJobHandler(jobs), { concurrency: 2 })
+    const runJob = createExportJobHandler(jobs)
+    jobs.queue.start(runJob, { concurrency: 2, onGiveUp: runJob.onGiveUp })
   }
   const app = createLithoApp({
     designs,

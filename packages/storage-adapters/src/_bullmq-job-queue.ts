@@ -39,6 +39,9 @@ export interface BullmqJobQueueOptions extends CommonJobQueueOptions {
 }
 
 const kit = queueKit('bullmq')
+/** Marks an error whose job was already announced to onGiveUp by the processor. */
+const ANNOUNCED = Symbol.for('litho.jobQueue.announced')
+const announced = <E extends Error>(error: E): E => Object.assign(error, { [ANNOUNCED]: true })
 const NAME_RE = /^[A-Za-z0-9_.-]{1,100}$/
 const PREFIX_RE = /^[A-Za-z0-9_.:{}-]{1,200}$/
 /** How long close() waits for BullMQ's own close once the runs are over. */
@@ -140,6 +143,7 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
   type Run = { promise: Promise<unknown>; abandoned: boolean }
   const inFlight = new Set<Run>()
   let handler: ((job: QueuedJob) => Promise<JobOutcome>) | undefined
+  let giveUp: (job: QueuedJob, reason: string) => Promise<boolean> = async () => true
   let worker: Worker | undefined
   let starting: Promise<void> | undefined
   let stopping = false
@@ -158,7 +162,13 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
         } catch (error) {
           if (!entry.abandoned) {
             onError(error, { ...queued })
-            if (queued.attempt >= maxRuns) onError(kit.storageError('run', `job ${id} failed: gave up after ${queued.attempt} runs (maxRuns)`), { ...queued })
+            if (queued.attempt >= maxRuns) {
+              const reason = `gave up after ${queued.attempt} runs (maxRuns)`
+              onError(kit.storageError('run', `job ${id} failed: ${reason}`), { ...queued })
+              // Announced while the job is still active: a crash now runs it again.
+              await giveUp(queued, reason)
+              throw announced(new bullmq.UnrecoverableError(reason))
+            }
           }
           // BullMQ retries it with its backoff, unless this was the last run.
           throw error
@@ -167,8 +177,10 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
         if (entry.abandoned) throw new Error('the run was cut off by close()')
         if ('done' in outcome) return
         if (queued.attempt >= maxRuns) {
-          onError(kit.storageError('run', `job ${id} failed: gave up after ${queued.attempt} runs (maxRuns)`), { ...queued })
-          throw new bullmq.UnrecoverableError(`gave up after ${queued.attempt} runs (maxRuns)`)
+          const reason = `gave up after ${queued.attempt} runs (maxRuns)`
+          onError(kit.storageError('run', `job ${id} failed: ${reason}`), { ...queued })
+          await giveUp(queued, reason)
+          throw announced(new bullmq.UnrecoverableError(reason))
         }
         await job.moveToDelayed(Date.now() + outcome.retryInMs, token)
         throw new bullmq.DelayedError()
@@ -209,7 +221,9 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
     },
 
     start(jobHandler, startOptions: JobQueueStartOptions): void {
-      const concurrency = kit.readStart(jobHandler, startOptions)
+      const read = kit.readStart(jobHandler, startOptions, onError)
+      const concurrency = read.concurrency
+      giveUp = read.giveUp
       if (starting) throw new Error(`[${kit.label}] start: the queue was already started`)
       if (closing) throw new Error(`[${kit.label}] start: the queue was closed`)
       handler = jobHandler
@@ -227,6 +241,18 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
           maxStartedAttempts: maxRuns,
         })
         worker.on('error', (error) => reportBackend('worker', error))
+        // Jobs BullMQ fails without our processor deciding it: stalled more than maxStalledCount,
+        // or started more than maxStartedAttempts (their runs were cut off). The event comes from
+        // the worker that failed the job; \`finishedOn\` tells a final failure from a retried one.
+        worker.on('failed', (job, error) => {
+          if (!job || typeof job.finishedOn !== 'number' || ANNOUNCED in (error as object)) return
+          const id = (job.data as { id?: unknown } | undefined)?.id
+          if (typeof id !== 'string') return
+          const queued: QueuedJob = { id, attempt: job.attemptsStarted }
+          const reason = `gave up: ${error?.message ?? 'BullMQ failed the job'}`
+          onError(kit.storageError('run', `job ${id} failed: ${reason}`), { ...queued })
+          void giveUp(queued, reason)
+        })
       })().catch((error: unknown) => onError(wrapError('start', error)))
     },
 

@@ -7,8 +7,9 @@
  * - `ready/<notBefore>-<id>.json`: waiting; `notBefore` is epoch milliseconds, zero-padded to
  *   15 digits so names sort by time.
  * - `active/<id>.json`: running. A job is claimed by renaming it here (atomic).
- * - `failed/<id>.json`: given up after `maxRuns`, with `reason` and `failedAt`; kept for a
- *   person to look at, never read again by the queue.
+ * - `failed/<id>.json`: given up after `maxRuns`, with `reason`, `failedAt` and `announced`
+ *   (whether `onGiveUp` resolved); kept for a person to look at. The queue reads it again only
+ *   when `announced` is false: the next start calls `onGiveUp` again, until it resolves.
  * - `tmp/`: files being written; each is renamed into `ready/` or `failed/` when complete (one
  *   left by a crash is removed by a later start once it is a minute old).
  *
@@ -208,8 +209,30 @@ export function fsJobQueue(options: FsJobQueueOptions): JobQueue {
       const attempts = token.attempts + 1
       await withLock(id, async () => {
         if (end.kind === 'retry') await writeAtomic(join(readyDir, readyName(end.notBefore, id)), { id, attempts, enqueuedAt })
-        if (end.kind === 'failed') await writeAtomic(join(failedDir, `${id}.json`), { id, attempts, enqueuedAt, reason: end.reason, failedAt: new Date().toISOString() })
+        if (end.kind === 'failed') await writeAtomic(join(failedDir, `${id}.json`), { id, attempts, enqueuedAt, reason: end.reason, failedAt: new Date().toISOString(), announced: end.announced })
         await rm(activePath(id), { force: true })
+      })
+    },
+
+    async unannounced() {
+      await ensureDirs()
+      const left: Array<{ job: { id: string; attempt: number }; reason: string }> = []
+      for (const name of await readdir(failedDir)) {
+        const match = ACTIVE_RE.exec(name)
+        if (!match) continue
+        const value = JSON.parse(await readFile(join(failedDir, name), 'utf8').catch(() => '{}')) as { id?: unknown; attempts?: unknown; reason?: unknown; announced?: unknown }
+        // Only files that say so: older ones (no field) and quarantined ones are left alone.
+        if (value.announced !== false || value.id !== match[1]) continue
+        left.push({ job: { id: match[1]!, attempt: Number.isSafeInteger(value.attempts) ? (value.attempts as number) : 0 }, reason: typeof value.reason === 'string' ? value.reason : 'gave up' })
+      }
+      return left
+    },
+
+    async announced(id) {
+      await withLock(id, async () => {
+        const path = join(failedDir, `${id}.json`)
+        const value = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>
+        await writeAtomic(path, { ...value, announced: true })
       })
     },
 

@@ -53,8 +53,8 @@ export interface QueueKit {
   storageError(operation: string, message: string, cause?: unknown): LithoError
   /** Checks `enqueue`'s argument; returns the id and the delay (0 when not given). */
   readEnqueue(job: unknown): { id: string; delayMs: number }
-  /** Checks `start`'s arguments; returns the concurrency. */
-  readStart(handler: unknown, options: unknown): number
+  /** Checks `start`'s arguments; returns the concurrency and the give-up hook (reporting its failures through `onError`). */
+  readStart(handler: unknown, options: unknown, onError?: JobQueueErrorHandler): { concurrency: number; giveUp: (job: QueuedJob, reason: string) => Promise<boolean> }
   /** A whole-number option in [min, max], or its default. */
   readNumber(name: string, value: unknown, min: number, max: number, fallback: number): number
   readOnError(value: unknown): JobQueueErrorHandler
@@ -87,14 +87,29 @@ export function queueKit(adapter: string): QueueKit {
       if (!ID_RE.test(id)) throw typeError('ERR_INVALID_ARG_VALUE', `Expected job.id to be 1 to 64 characters of [A-Za-z0-9_-] but received ${describe(id)}`)
       return { id, delayMs: readNumber('job.delayMs', delayMs, 0, MAX_DELAY_MS, 0) }
     },
-    readStart(handler, options) {
+    readStart(handler, options, onError) {
       if (typeof handler !== 'function') throw typeError('ERR_INVALID_ARG_TYPE', `Expected handler to be a function but received ${describe(handler)}`)
       if (typeof options !== 'object' || options === null || Array.isArray(options)) {
         throw typeError('ERR_INVALID_ARG_TYPE', `Expected options to be an object but received ${describe(options)}`)
       }
-      const { concurrency } = options as Record<string, unknown>
+      const { concurrency, onGiveUp } = options as Record<string, unknown>
       if (concurrency === undefined) throw typeError('ERR_MISSING_OPTION', 'Expected options.concurrency but received none')
-      return readNumber('options.concurrency', concurrency, 1, MAX_CONCURRENCY, 1)
+      if (onGiveUp !== undefined && typeof onGiveUp !== 'function') throw typeError('ERR_INVALID_ARG_TYPE', `Expected options.onGiveUp to be a function but received ${describe(onGiveUp)}`)
+      const hook = onGiveUp as ((job: QueuedJob, reason: string) => Promise<void>) | undefined
+      return {
+        concurrency: readNumber('options.concurrency', concurrency, 1, MAX_CONCURRENCY, 1),
+        // Never throws: a hook that fails is reported, and the job is given up all the same.
+        // True when the hook resolved (or there is none): the backend may forget the job.
+        giveUp: async (job, reason) => {
+          try {
+            await hook?.({ ...job }, reason)
+            return true
+          } catch (error) {
+            onError?.(error, { ...job })
+            return false
+          }
+        },
+      }
     },
     readNumber,
     readOnError(value) {
@@ -177,7 +192,7 @@ export interface ClaimedJob<T> {
 }
 
 /** How a run ended, for the backend to record. */
-export type RunEnd = { kind: 'done' } | { kind: 'retry'; notBefore: number } | { kind: 'failed'; reason: string }
+export type RunEnd = { kind: 'done' } | { kind: 'retry'; notBefore: number } | { kind: 'failed'; reason: string; announced: boolean }
 
 /** The storage of a local queue: where jobs wait, and the moves between states. */
 export interface LocalBackend<T> {
@@ -185,6 +200,12 @@ export interface LocalBackend<T> {
   add(id: string, notBefore: number): Promise<void>
   /** Before the first claim: puts back runs a previous instance left unfinished. */
   recover(): Promise<void>
+  /**
+   * Persistent backends: jobs given up whose `onGiveUp` did not resolve (it failed, or the
+   * process died first), announced again after `recover`; `announced(id)` records success.
+   */
+  unannounced?(): Promise<Array<{ job: QueuedJob; reason: string }>>
+  announced?(id: string): Promise<void>
   /** Claims up to `max` jobs due at `now`, oldest first; `nextAt` is when the next waiting job is due (null: none waits). */
   claim(max: number, now: number): Promise<{ claimed: Array<ClaimedJob<T>>; nextAt: number | null }>
   /** Records how a run ended. */
@@ -214,6 +235,7 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
   type Run = { promise: Promise<void>; abandoned: boolean }
   const inFlight = new Set<Run>()
   let handler: ((job: QueuedJob) => Promise<JobOutcome>) | undefined
+  let giveUp: (job: QueuedJob, reason: string) => Promise<boolean> = async () => true
   let concurrency = 1
   let started = false
   let stopping = false
@@ -266,11 +288,33 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
     } while (again && !stopping)
   }
 
+  /** Jobs given up earlier whose hook never resolved: announced again, once per start. */
+  const announceLeftovers = async (): Promise<void> => {
+    if (!backend.unannounced) return
+    try {
+      for (const { job, reason } of await backend.unannounced()) {
+        if (stopping) return
+        if (await giveUp(job, reason)) await backend.announced?.(job.id)
+      }
+    } catch (error) {
+      reportBackend(kit.storageError('announce', error instanceof Error ? error.message : 'the backend failed', error))
+    }
+  }
+
   const run = (claimed: ClaimedJob<T>): void => {
     const { job } = claimed
     const entry: Run = { promise: Promise.resolve(), abandoned: false }
     entry.promise = (async () => {
       let end: RunEnd
+      // Runs cut off (a crash, a stop) count too: a job that kills its process every time is
+      // given up rather than run forever.
+      if (job.attempt > maxRuns) {
+        const reason = `gave up: ${job.attempt - 1} runs started, the last ones cut off (maxRuns)`
+        onError(kit.storageError('run', `job ${job.id} failed: ${reason}`), { ...job })
+        end = { kind: 'failed', reason, announced: await giveUp(job, reason) }
+        await backend.finish(claimed, end).catch((error: unknown) => onError(kit.storageError('finish', error instanceof Error ? error.message : 'the backend failed', error), { ...job }))
+        return
+      }
       try {
         const outcome = readOutcome(kit, await handler!({ ...job }))
         end = 'done' in outcome ? { kind: 'done' } : { kind: 'retry', notBefore: Date.now() + outcome.retryInMs }
@@ -282,8 +326,10 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
       // Cut off by close(): the backend keeps the run as unfinished; this outcome came too late.
       if (entry.abandoned) return
       if (end.kind === 'retry' && job.attempt >= maxRuns) {
-        end = { kind: 'failed', reason: `gave up after ${job.attempt} runs (maxRuns)` }
-        onError(kit.storageError('run', `job ${job.id} failed: ${end.reason}`), { ...job })
+        const reason = `gave up after ${job.attempt} runs (maxRuns)`
+        onError(kit.storageError('run', `job ${job.id} failed: ${reason}`), { ...job })
+        // Before the backend forgets the job: a crash here runs it again, and the hook is called again.
+        end = { kind: 'failed', reason, announced: await giveUp(job, reason) }
       }
       try {
         await backend.finish(claimed, end)
@@ -314,14 +360,17 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
     },
 
     start(jobHandler, startOptions: JobQueueStartOptions): void {
-      concurrency = kit.readStart(jobHandler, startOptions)
+      ;({ concurrency, giveUp } = kit.readStart(jobHandler, startOptions, onError))
       if (started) throw new Error(`[${kit.label}] start: the queue was already started`)
       if (closing) throw new Error(`[${kit.label}] start: the queue was closed`)
       started = true
       handler = jobHandler
-      ready = backend.recover().catch((error: unknown) => {
-        reportBackend(kit.storageError('recover', error instanceof Error ? error.message : 'the backend failed', error))
-      })
+      ready = backend
+        .recover()
+        .catch((error: unknown) => {
+          reportBackend(kit.storageError('recover', error instanceof Error ? error.message : 'the backend failed', error))
+        })
+        .then(announceLeftovers)
       wake()
     },
 

@@ -19,9 +19,10 @@ const { admin, base: redisBase } = setupRedis()
 const root = setupTempDir('litho-fs-job-queue-')
 const bullPrefix = `${redisBase}:bull`
 
-/** The suite's throwing handler is expected; anything else a queue reports is printed. */
+/** The suite's throwing handler and its give-up case are expected; anything else a queue reports is printed. */
 const onError = (error: unknown) => {
-  if (!String((error as Error)?.message).includes('expected by the job-queue suite')) console.error('[job-queue test]', error)
+  const message = String((error as Error)?.message)
+  if (!message.includes('expected by the job-queue suite') && !message.includes('job stubborn failed: gave up')) console.error('[job-queue test]', error)
 }
 /** BullMQ in tests: locks of 1 s checked every 0.5 s, so a cut-off run is picked up in about 2 s. */
 const FAST_BULLMQ = { lockDurationMs: 1_000, stalledIntervalMs: 500 }
@@ -383,4 +384,142 @@ describe('bullmq job queue', () => {
     await closed.close()
     await expect(closed.enqueue({ id: 'late' })).rejects.toMatchObject({ code: 'ERR_STORAGE', details: { operation: 'enqueue' } })
   })
+})
+
+// --- onGiveUp: a job the queue gives up on is announced, whatever path made it give up ---
+
+/** A give-up hook recording its calls, and whether the queue still held the job then (fs: in active/). */
+function givingUp(holds: (id: string) => boolean = () => true) {
+  const calls: Array<{ job: QueuedJob; reason: string; held: boolean }> = []
+  return { calls, onGiveUp: async (job: QueuedJob, reason: string) => void calls.push({ job, reason, held: holds(job.id) }) }
+}
+
+describe('job queues › onGiveUp', () => {
+  it('memory › a job asking for a retry (or throwing) on its last run is announced once, with the reason; a done job never is', async () => {
+    const queue = track(memoryJobQueue({ maxRuns: 2, backoffMs: 5, onError: () => {} }))
+    const hook = givingUp()
+    const { runs, handler } = recording((job) => {
+      if (job.id === 'fine') return { done: true }
+      if (job.id === 'thrower') throw new Error('boom')
+      return { retryInMs: 5 }
+    })
+    queue.start(handler, { concurrency: 2, onGiveUp: hook.onGiveUp })
+    for (const id of ['retrier', 'thrower', 'fine']) await queue.enqueue({ id })
+    await until(() => hook.calls.length >= 2, 'two give-ups')
+    await sleep(100)
+    expect(hook.calls.map((call) => [call.job, call.reason]).sort()).toStrictEqual([
+      [{ id: 'retrier', attempt: 2 }, 'gave up after 2 runs (maxRuns)'],
+      [{ id: 'thrower', attempt: 2 }, 'gave up after 2 runs (maxRuns)'],
+    ])
+    expect(runs.filter((run) => run.id === 'fine')).toHaveLength(1)
+  })
+
+  it('memory › a hook that rejects is reported through onError and the job is still given up', async () => {
+    const errors: unknown[] = []
+    const queue = track(memoryJobQueue({ maxRuns: 1, onError: (error) => errors.push(error) }))
+    const { runs, handler } = recording(() => ({ retryInMs: 0 }))
+    queue.start(handler, { concurrency: 1, onGiveUp: async () => Promise.reject(new Error('job store down')) })
+    await queue.enqueue({ id: 'j1' })
+    await until(() => errors.some((error) => (error as Error).message === 'job store down'), 'the hook failure to be reported')
+    await sleep(50)
+    expect(runs).toHaveLength(1)
+  })
+
+  it('memory › onGiveUp that is not a function is a TypeError at start', () => {
+    const queue = track(memoryJobQueue())
+    expect(() => queue.start(async () => ({ done: true }), { concurrency: 1, onGiveUp: 'x' as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining('options.onGiveUp') }))
+  })
+
+  it('fs › runs used up: announced while the job is still in active/ (a crash then runs it again), then moved to failed/', async () => {
+    const dir = join(root, 'give-up-runs')
+    const queue = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 2, onError: () => {} }))
+    const hook = givingUp((id) => readdirSync(join(dir, 'active')).includes(`${id}.json`))
+    queue.start(recording(() => ({ retryInMs: 0 })).handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await queue.enqueue({ id: 'stubborn' })
+    await until(() => existsSync(join(dir, 'failed', 'stubborn.json')), 'failed/stubborn.json')
+    expect(hook.calls).toStrictEqual([{ job: { id: 'stubborn', attempt: 2 }, reason: 'gave up after 2 runs (maxRuns)', held: true }])
+  })
+
+  it('fs › a job whose runs were all cut off by crashes is given up at the next start without running again, and announced', async () => {
+    const dir = join(root, 'give-up-crashes')
+    mkdirSync(join(dir, 'active'), { recursive: true })
+    // Two runs started, the second cut off by a crash: after the restart it would be run 3.
+    writeFileSync(join(dir, 'active', 'crashy.json'), JSON.stringify({ id: 'crashy', attempts: 1, enqueuedAt: new Date().toISOString() }))
+    const queue = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 2, onError: () => {} }))
+    const hook = givingUp()
+    const { runs, handler } = recording()
+    queue.start(handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await until(() => existsSync(join(dir, 'failed', 'crashy.json')), 'failed/crashy.json')
+    expect(runs).toStrictEqual([])
+    expect(hook.calls).toStrictEqual([{ job: { id: 'crashy', attempt: 3 }, reason: 'gave up: 2 runs started, the last ones cut off (maxRuns)', held: true }])
+    expect(JSON.parse(readFileSync(join(dir, 'failed', 'crashy.json'), 'utf8'))).toMatchObject({ id: 'crashy', reason: expect.stringContaining('cut off') })
+  })
+
+  it('fs › a give-up whose hook failed (its store was down) is announced again at the next start, until it resolves; then never again', async () => {
+    const dir = join(root, 'give-up-again')
+    const first = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    let calls = 0
+    first.start(recording(() => ({ retryInMs: 0 })).handler, { concurrency: 1, onGiveUp: async () => {
+        calls += 1
+        throw new Error('job store down')
+      },
+    })
+    await first.enqueue({ id: 'unlucky' })
+    await until(() => existsSync(join(dir, 'failed', 'unlucky.json')), 'failed/unlucky.json')
+    await first.close()
+    expect(calls).toBe(1)
+    expect(JSON.parse(readFileSync(join(dir, 'failed', 'unlucky.json'), 'utf8'))).toMatchObject({ id: 'unlucky', announced: false })
+
+    const hook = givingUp()
+    const second = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    const { runs, handler } = recording()
+    second.start(handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await until(() => hook.calls.length >= 1, 'the give-up to be announced again')
+    await until(() => JSON.parse(readFileSync(join(dir, 'failed', 'unlucky.json'), 'utf8')).announced === true, 'announced: true')
+    await second.close()
+    expect(hook.calls.map((call) => [call.job, call.reason])).toStrictEqual([[{ id: 'unlucky', attempt: 1 }, 'gave up after 1 runs (maxRuns)']])
+    expect(runs).toStrictEqual([])
+
+    const third = track(fsJobQueue({ dir, pollMs: 20, maxRuns: 1, onError: () => {} }))
+    third.start(handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await sleep(200)
+    expect(hook.calls).toHaveLength(1)
+  })
+
+  it('bullmq › runs used up (retry or throw on the last run) are announced once each', async () => {
+    const name = 'give-up-runs'
+    const queue = track(bullmqJobQueue({ url: REDIS_URL, prefix: bullPrefix, name, maxRuns: 2, backoffMs: 20, onError: () => {}, ...FAST_BULLMQ }))
+    const hook = givingUp()
+    const { handler } = recording((job) => {
+      if (job.id === 'thrower') throw new Error('boom')
+      return { retryInMs: 10 }
+    })
+    queue.start(handler, { concurrency: 2, onGiveUp: hook.onGiveUp })
+    await queue.enqueue({ id: 'retrier' })
+    await queue.enqueue({ id: 'thrower' })
+    await until(() => hook.calls.length >= 2, 'two give-ups')
+    await sleep(300)
+    expect(hook.calls.map((call) => [call.job, call.reason]).sort()).toStrictEqual([
+      [{ id: 'retrier', attempt: 2 }, 'gave up after 2 runs (maxRuns)'],
+      [{ id: 'thrower', attempt: 2 }, 'gave up after 2 runs (maxRuns)'],
+    ])
+  })
+
+  it('bullmq › a job whose run was cut off (its worker gone) more often than maxRuns allows is failed by BullMQ and announced', async () => {
+    const name = 'give-up-stalled'
+    // The first worker hangs on the job and is closed without waiting: the run is cut off.
+    const first = bullmqJobQueue({ url: REDIS_URL, prefix: bullPrefix, name, maxRuns: 1, closeTimeoutMs: 0, onError: () => {}, ...FAST_BULLMQ })
+    const hanging = recording(() => new Promise<JobOutcome>(() => {}))
+    first.start(hanging.handler, { concurrency: 1 })
+    await first.enqueue({ id: 'stalled1' })
+    await until(() => hanging.runs.length === 1, 'the first run')
+    await first.close()
+    const queue = track(bullmqJobQueue({ url: REDIS_URL, prefix: bullPrefix, name, maxRuns: 1, onError: () => {}, ...FAST_BULLMQ }))
+    const hook = givingUp()
+    const second = recording()
+    queue.start(second.handler, { concurrency: 1, onGiveUp: hook.onGiveUp })
+    await until(() => hook.calls.length >= 1, 'the stalled job to be given up', 15_000)
+    expect(second.runs).toStrictEqual([])
+    expect(hook.calls).toStrictEqual([{ job: { id: 'stalled1', attempt: expect.any(Number) }, reason: expect.stringMatching(/^gave up: job (started|stalled) more than allowable limit$/), held: true }])
+  }, 30_000)
 })

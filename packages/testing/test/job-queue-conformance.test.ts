@@ -27,7 +27,12 @@ interface Faults {
   dropCutOff?: boolean
   /** Does not mark a job taken: every instance runs it. */
   noClaim?: boolean
+  /** Drops a job at its last run without calling onGiveUp. */
+  silentGiveUp?: boolean
 }
+
+/** Runs of one job in the reference queue before it gives up. */
+const REFERENCE_MAX_RUNS = 5
 
 interface Entry {
   id: string
@@ -49,7 +54,7 @@ function referenceQueue({ space, closeTimeoutMs }: JobQueueFactoryOptions, fault
 
   const invalid = (code: string, message: string) => Object.assign(new TypeError(message), { code })
 
-  const poll = (handler: (job: QueuedJob) => Promise<JobOutcome>, concurrency: number) => {
+  const poll = (handler: (job: QueuedJob) => Promise<JobOutcome>, concurrency: number, onGiveUp?: (job: QueuedJob, reason: string) => Promise<void>) => {
     const now = Date.now()
     for (const entry of [...jobs.values()].sort((a, b) => a.notBefore - b.notBefore)) {
       if (!faults.ignoreConcurrency && inFlight.size >= concurrency) break
@@ -68,7 +73,10 @@ function referenceQueue({ space, closeTimeoutMs }: JobQueueFactoryOptions, fault
         }
         if (abandoned.has(token)) return
         if (outcome && 'done' in outcome) jobs.delete(entry.id)
-        else {
+        else if (entry.runs >= REFERENCE_MAX_RUNS) {
+          if (!faults.silentGiveUp) await onGiveUp?.({ ...job }, `gave up after ${entry.runs} runs`).catch(() => {})
+          jobs.delete(entry.id)
+        } else {
           entry.taken = false
           entry.notBefore = Date.now() + (outcome ? (faults.retryAtOnce ? 0 : outcome.retryInMs) : 20)
         }
@@ -89,8 +97,8 @@ function referenceQueue({ space, closeTimeoutMs }: JobQueueFactoryOptions, fault
       if (closing) throw new LithoError('ERR_STORAGE', 'closed')
       if (!jobs.has(id)) jobs.set(id, { id, runs: 0, notBefore: Date.now() + (faults.ignoreDelay ? 0 : delayMs), taken: false })
     },
-    start(handler, { concurrency }) {
-      timer = setInterval(() => poll(handler, concurrency), 5)
+    start(handler, { concurrency, onGiveUp }) {
+      timer = setInterval(() => poll(handler, concurrency, onGiveUp), 5)
     },
     close() {
       closing ??= (async () => {
@@ -158,6 +166,10 @@ describe('job queue conformance › control', () => {
   it('a queue that loses a run cut off by close() fails both crash cases', async () => {
     expect(String(await runCase(/crash: a run cut off by close\(\) runs again on a new instance/, { dropCutOff: true }))).toMatch(/never ran again/)
     expect(String(await runCase(/crash: a run cut off on one instance/, { dropCutOff: true }))).toMatch(/never ran on the other instance/)
+  })
+
+  it('a queue that drops a job it gives up on without announcing it fails the give-up case', async () => {
+    expect(String(await runCase(/announced to onGiveUp once/, { silentGiveUp: true }))).toMatch(/onGiveUp was never called/)
   })
 
   it('a shared queue whose instances both take a job fails the shared case', async () => {

@@ -81,6 +81,15 @@ export type JobOutcome =
 export interface JobQueueStartOptions {
   /** Jobs run at once by this process. */
   concurrency: number
+  /**
+   * Called when the queue gives up on a job, whatever the path: its last allowed run asked for
+   * a retry or threw, or its runs were cut off (crash, stall) more often than the queue
+   * allows. The queue never calls the handler for it again, so this is where the caller marks
+   * its own record failed (and refunds, notifies…). Called before the queue forgets the job
+   * where the backend allows it (a crash before it resolves leads to another run or call), so
+   * it must be idempotent; a rejection is reported through the queue's error reporter.
+   */
+  onGiveUp?: (job: QueuedJob, reason: string) => Promise<void>
 }
 
 /**
@@ -96,6 +105,8 @@ export interface JobQueueStartOptions {
  *   a retry after the queue's own backoff. `{ done: true }` ends it.
  * - `close()` stops taking jobs and waits for runs in flight (up to the queue's timeout); a
  *   job cut off then is run again later.
+ * - A job the queue gives up on (runs used up, or cut off too often) is announced to
+ *   `onGiveUp` of {@link JobQueueStartOptions}, at least once, never silently dropped.
  */
 export interface JobQueue {
   readonly name: string

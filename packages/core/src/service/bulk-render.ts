@@ -13,7 +13,8 @@
  * @module service/bulk-render
  */
 import { LithoError } from '../errors.js'
-import { meterRenders, refundRenders, type RenderGrant } from '../quota/meter-renders.js'
+import { meterRenders, type RenderGrant } from '../quota/meter-renders.js'
+import { settleRefund } from '../quota/settle-refund.js'
 import { PLANS } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { OutputFormat } from '../render/types.js'
@@ -118,7 +119,7 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
       } catch (error) {
         row.error = describeFailure(error)
         row.warnings = prepared.warnings.map((w) => w.message)
-        await refundRenders(services.meter, grants.get(index)!).catch(() => false)
+        await settleRefund(services, grants.get(index)!, 'bulk')
       }
     }
   }
@@ -143,7 +144,7 @@ async function meterAll(services: RenderServices, account: RenderAccount, bulkId
     else failure ??= outcome.reason
   })
   if (failure === undefined) return grants
-  await Promise.all([...grants.values()].map((grant) => refundRenders(services.meter, grant).catch(() => false)))
+  await Promise.all([...grants.values()].map((grant) => settleRefund(services, grant, 'bulk')))
   if (LithoError.isInstance(failure) && failure.code === 'ERR_QUOTA_EXCEEDED') {
     const details = failure.details as { usage: number; limit: number; resetAt: string; retryAfterSeconds: number }
     const usage = await services.meter.usage({ subject: account.id, window: quotaWindow(now).id }).catch(() => details.usage)

@@ -170,6 +170,7 @@ export async function exportDesign(services: ExportServices, request: ExportDesi
     quality: params.quality ?? 80,
     delivery: request.delivery,
     expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
+    operation: 'export',
   })
   if (result.delivery === 'stream') return { ...result, source }
   const { delivery: _delivery, ...body } = result.body

@@ -21,7 +21,8 @@ import type { FileStore } from '../contracts/file-store.js'
 import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
 import type { Meter } from '../contracts/meter.js'
 import { LithoError } from '../errors.js'
-import { meterRenders, refundRenders } from '../quota/meter-renders.js'
+import { meterRenders } from '../quota/meter-renders.js'
+import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
 import type { PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../render/images/network-policy.js'
@@ -49,6 +50,8 @@ export interface ExportJobServices {
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
+  /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */
+  refunds?: RefundSettings
   /** Completion webhooks; without them a `webhookUrl` is refused. */
   webhooks?: {
     sender: WebhookSender
@@ -151,7 +154,7 @@ export async function enqueueExportJob(
     await services.jobs.create(record)
     await services.queue.enqueue({ id: exportId })
   } catch (error) {
-    await refundRenders(services.meter, grant).catch(() => false)
+    await settleRefund(services, grant, 'export-job')
     throw LithoError.isInstance(error) ? error : new LithoError('ERR_STORAGE', `could not queue the export: ${(error as Error).message}`, { cause: error })
   }
   return {
@@ -238,17 +241,71 @@ export function webhookPayload(record: JobRecord): Record<string, unknown> {
   }
 }
 
+/**
+ * The webhook body of one delivery attempt at `now` (docs/webhooks.md, "Signed URLs and
+ * retries"): {@link webhookPayload}, and for a succeeded `signed` export a URL signed afresh
+ * at this attempt (with the signing key in force now), valid until the file's own expiry
+ * (`expiresAt`, fixed when the export finished: `expiresIn` minutes after it). Once that has
+ * passed the body has no `url` but `expired: true`, the `pollUrl` and a `message` saying how
+ * to get a fresh file.
+ *
+ * @throws LithoError `ERR_STORAGE` when the file store cannot sign (the attempt then fails and is retried).
+ * @example const payload = await webhookPayloadAt(record, { files, now: clock.now() })
+ */
+export async function webhookPayloadAt(record: JobRecord, context: { files: Pick<FileStore, 'signedUrl'>; now: Date }): Promise<Record<string, unknown>> {
+  const payload = webhookPayload(record)
+  const request = record.request as unknown as ExportJobRequest
+  const result = record.result as { expiresAt?: string; file?: { key?: string } } | undefined
+  if (record.status !== 'succeeded' || request.delivery !== 'signed' || !result?.expiresAt || typeof result.file?.key !== 'string') return payload
+  const expiresAt = new Date(result.expiresAt)
+  if (context.now.getTime() >= expiresAt.getTime()) {
+    delete payload.url
+    return {
+      ...payload,
+      expired: true,
+      pollUrl: exportPollPath(record.id),
+      message: `the signed URL expired at ${result.expiresAt} (expiresIn of the export), before this delivery; the file is no longer served: export again (POST /designs/v2/${record.designId}/export/jobs) with a longer expiresIn (up to 10080 minutes)`,
+    }
+  }
+  try {
+    return { ...payload, url: await context.files.signedUrl(result.file.key, { expiresAt, now: context.now }) }
+  } catch (error) {
+    if (LithoError.isInstance(error)) throw error
+    throw new LithoError('ERR_STORAGE', `could not sign the file URL: ${(error as Error).message}`, { cause: error })
+  }
+}
+
 // Failures worth another run: the render queue was full, storage or a backend was down.
 const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
 
+/** Code of the error recorded on a job the queue gave up on. */
+export const EXPORT_ABANDONED = 'ERR_EXPORT_ABANDONED'
+
+/** The handler of {@link createExportJobHandler}, with the hook the queue calls when it gives up on a job. */
+export interface ExportJobHandler {
+  (job: QueuedJob): Promise<JobOutcome>
+  /**
+   * For `JobQueueStartOptions.onGiveUp`: a job the queue gave up on that had not finished is
+   * marked `failed` (error {@link EXPORT_ABANDONED} with the queue's reason) and refunded once;
+   * a webhook still pending gets one last attempt now, then is marked `failed` if it did not go
+   * through (the queue will not run the job again). Idempotent.
+   */
+  onGiveUp(job: QueuedJob, reason: string): Promise<void>
+}
+
 /**
  * The queue handler of export jobs: renders and stores a queued job, then delivers its
- * webhook. Safe to run again for the same job (a finished job is not rendered again).
+ * webhook. Safe to run again for the same job (a finished job is not rendered again). Pass its
+ * `onGiveUp` to the queue too, so a job the queue gives up on is failed and refunded.
  *
- * @example fsJobQueue({ dir }).start(createExportJobHandler(services), { concurrency: 2 })
+ * @example
+ * const handler = createExportJobHandler(services, onError)
+ * fsJobQueue({ dir }).start(handler, { concurrency: 2, onGiveUp: handler.onGiveUp })
  */
-export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): (job: QueuedJob) => Promise<JobOutcome> {
+export function createExportJobHandler(services: ExportJobServices, report: (error: unknown) => void = () => {}): ExportJobHandler {
   const now = () => clockOf(services).now()
+  // A refund that fails is reported where the handler's other errors go, unless told otherwise.
+  const refunding = { meter: services.meter, refunds: { report, ...services.refunds } }
   const baseRetryMs = services.baseRetryMs ?? 2000
 
   async function save(record: JobRecord): Promise<void> {
@@ -290,7 +347,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       record.error = { code, message: LithoError.isInstance(error) ? error.message : 'the export failed on the server; try again' }
       record.finishedAt = now().toISOString()
       // The render consumed at enqueue time is given back, exactly once (refund is idempotent by id).
-      await refundRenders(services.meter, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }).catch(report)
+      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
       await save(record)
       return undefined
     }
@@ -308,7 +365,16 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     const at = new Date()
     // The secret in force at each attempt (rotation applies to the next attempt).
     const secret = await hooks.secrets.get(record.ownerId)
-    const delivery = await hooks.sender.send({ url: webhook.url, secret, id: `msg_${record.id}`, payload: webhookPayload(record), now: at })
+    // Signed URLs are signed afresh at each attempt: a retry hours later carries a URL that is
+    // valid now, or says it expired (the service clock: the file's expiry was set with it).
+    let delivery: { ok: boolean; status?: number; error?: string }
+    try {
+      const payload = await webhookPayloadAt(record, { files: services.files, now: now() })
+      delivery = await hooks.sender.send({ url: webhook.url, secret, id: `msg_${record.id}`, payload, now: at })
+    } catch (error) {
+      report(error)
+      delivery = { ok: false, error: `could not prepare the delivery: ${(error as Error).message}` }
+    }
     webhook.attempts.push({ at: at.toISOString(), ...(delivery.status !== undefined ? { status: delivery.status } : {}), ...(delivery.ok ? {} : { error: delivery.error ?? 'failed' }) })
     if (delivery.ok) {
       webhook.state = 'delivered'
@@ -328,7 +394,28 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     return { retryInMs: delay }
   }
 
-  return async (job) => {
+  async function onGiveUp(job: QueuedJob, reason: string): Promise<void> {
+    const record = await services.jobs.get(job.id)
+    if (!record) return
+    if (record.status === 'queued' || record.status === 'processing') {
+      record.status = 'failed'
+      record.error = { code: EXPORT_ABANDONED, message: `the export could not be completed: the job queue ${reason}; nothing was charged, try again` }
+      record.finishedAt = now().toISOString()
+      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
+      await save(record)
+    }
+    if (record.webhook?.state === 'pending') {
+      // The queue runs this job no more: one last attempt now, and the outcome is final.
+      const outcome = await deliver(record)
+      if (!('done' in outcome)) {
+        record.webhook.state = 'failed'
+        delete record.webhook.nextAttemptAt
+        await save(record)
+      }
+    }
+  }
+
+  const handler = async (job: QueuedJob): Promise<JobOutcome> => {
     const record = await services.jobs.get(job.id)
     if (!record) return { done: true }
     if (record.status === 'queued' || record.status === 'processing') {
@@ -343,4 +430,5 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     }
     return { done: true }
   }
+  return Object.assign(handler, { onGiveUp })
 }

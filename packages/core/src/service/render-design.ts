@@ -9,7 +9,8 @@
  * @module service/render-design
  */
 import type { OverrideInput } from '../design/overrides.js'
-import { meterRenders, refundRenders } from '../quota/meter-renders.js'
+import { meterRenders } from '../quota/meter-renders.js'
+import { settleRefund } from '../quota/settle-refund.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
 import { loadPublishedDesign, newId, prepareRender, type PreparedRender } from './prepare-render.js'
@@ -68,7 +69,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 }
 
 /** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
-export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'renderer' | 'clock'>
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'renderer' | 'clock' | 'refunds'>
 
 /** A prepared render with its output options resolved (defaults applied by the caller). */
 export interface RenderPreparedRequest {
@@ -79,6 +80,8 @@ export interface RenderPreparedRequest {
   delivery: Delivery
   /** Signed delivery only. */
   expiresInMinutes: number
+  /** What the render is, in the report of a refund that failed. @default 'render' */
+  operation?: 'render' | 'export'
 }
 
 /**
@@ -119,7 +122,7 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
     return { delivery, body, warnings, quota }
   } catch (error) {
     // The caller gets nothing: give the render back (exactly once, whatever happens next).
-    if (await refundRenders(services.meter, grant).catch(() => false)) {
+    if (await settleRefund(services, grant, request.operation ?? 'render')) {
       quota.usage -= 1
       quota.remaining += 1
     }

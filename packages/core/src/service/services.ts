@@ -8,6 +8,7 @@ import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore, StoredFile } from '../contracts/file-store.js'
 import type { Meter } from '../contracts/meter.js'
 import type { PlanId } from '../quota/plans.js'
+import type { RefundSettings } from '../quota/settle-refund.js'
 import type { Renderer } from '../render/renderer.js'
 import type { OutputFormat } from '../render/types.js'
 
@@ -19,6 +20,8 @@ export interface RenderServices {
   renderer: Pick<Renderer, 'render'>
   /** @default the system clock */
   clock?: Clock
+  /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */
+  refunds?: RefundSettings
   /** Bulk items rendered at once; the pool queues the rest. @default 4 */
   bulkConcurrency?: number
 }

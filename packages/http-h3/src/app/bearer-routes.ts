@@ -20,6 +20,7 @@ import {
   type Clock,
   type ExportJobServices,
   type PlanId,
+  type RefundSettings,
   type Renderer,
 } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
@@ -36,6 +37,8 @@ export interface BearerRouteOptions {
   designs: DesignStore
   accounts: AccountStore
   meter: Meter
+  /** How refunds the meter refused are recorded (see `settleRefund` of `@litho/core`). */
+  refunds?: RefundSettings
   /** Where `driver-upload` and `signed-url` exports are stored. */
   files: FileStore
   /** Renders the exports (the pool on a server). */
@@ -117,13 +120,13 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   )
   mountExportRoutes(app, {
     route,
-    services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock },
+    services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}) },
     maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
   })
   if (options.jobs)
     mountExportJobRoutes(app, {
       route,
-      services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...options.jobs },
+      services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}), ...options.jobs },
       maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
     })
   app.options('/analytics/api', preflight('GET, OPTIONS'))

@@ -19,6 +19,7 @@ import {
   type ExportJobServices,
   type RenderDesignRequest,
   type RenderDesignResult,
+  type RefundLedger,
   type RenderParams,
   type Renderer,
   type UrlSigner,
@@ -41,6 +42,12 @@ export interface LithoAppOptions {
   /** Stored renders. App-served stores (fs, Redis, memory) need `signer`; their `publicBaseUrl` must be `<renderUrl>/files`. */
   files: FileStore
   meter: Meter
+  /**
+   * Where a refund the meter refused is recorded for `reconcileRefunds` (e.g.
+   * `stateStoreRefundLedger(authState)` of `@litho/core`). Failed refunds are retried, then
+   * recorded here, and reported through `onError` either way. @default not recorded, only reported
+   */
+  refundLedger?: RefundLedger
   /** Renders off the request thread: pass `createRenderPool()` on a server. */
   renderer: Pick<Renderer, 'render'>
   /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */
@@ -111,10 +118,12 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   const report = options.onError ?? ((error: unknown) => console.error('[litho]', error))
   const clock = options.clock ?? { now: () => new Date() }
   const authenticate = createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() })
+  const refunds = { report, ...(options.refundLedger ? { ledger: options.refundLedger } : {}) }
   const services = {
     designs: options.designs,
     files: options.files,
     meter: options.meter,
+    refunds,
     renderer: options.renderer,
     clock,
     ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
@@ -177,6 +186,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       designs: options.designs,
       accounts: options.accounts,
       meter: options.meter,
+      refunds,
       files: options.files,
       renderer: options.renderer,
       maxBodyBytes,

@@ -348,6 +348,27 @@ export const jobQueueCases: readonly JobQueueCase[] = [
     },
   },
 
+  {
+    title: 'job queue › a job that still asks for a retry when the queue gives up is announced to onGiveUp once, with its last attempt, and never run again',
+    async run({ queue }) {
+      const q = await queue('give-up')
+      const record = recorder()
+      const announced: Array<{ job: QueuedJob; reason: string }> = []
+      q.start(record.handler('a', () => ({ retryInMs: 0 })), {
+        concurrency: 1,
+        onGiveUp: async (job, reason) => void announced.push({ job: { ...job }, reason }),
+      })
+      await q.enqueue({ id: 'stubborn' })
+      await until(() => announced.length >= 1, () => `onGiveUp was never called (${record.runs.length} runs so far)`)
+      await sleep(SETTLE_MS)
+      expect(announced).toHaveLength(1)
+      const runs = record.of('stubborn')
+      expect(announced[0]!.job).toStrictEqual({ id: 'stubborn', attempt: runs.at(-1)!.attempt })
+      expect(typeof announced[0]!.reason === 'string' && announced[0]!.reason.length > 0, 'the reason is a sentence').toBe(true)
+      expect(runs.map((run) => run.attempt)).toStrictEqual(runs.map((_, index) => index + 1))
+    },
+  },
+
   // --- durability ---
   {
     title: 'job queue › durable: jobs enqueued on a queue closed without starting run on a new instance over the same backend',
