@@ -208,19 +208,6 @@ describe('authorization endpoint', () => {
     expect(html).toContain('<code>read</code>')
     expect(html).toContain('<code>write</code>')
   })
-
-  it('limits sign-in attempts per email', async () => {
-    const target = await h.createUser('free', PASSWORD)
-    const client = await register()
-    const { challenge } = pkce()
-    const browser = new Browser(fetchApp)
-    const url = authorizeUrl(client.client_id, { code_challenge: challenge })
-    const page = await (await browser.request(url)).text()
-    const statuses: number[] = []
-    for (let i = 0; i < 11; i++) statuses.push((await browser.submit(page, url, { email: target.email, password: 'wrong' })).status)
-    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
-    expect(statuses[10]).toBe(429)
-  })
 })
 
 describe('token endpoint', () => {

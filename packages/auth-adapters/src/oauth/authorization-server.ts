@@ -10,11 +10,12 @@
  */
 import type { Clock } from '@litho/core/contracts'
 import { SignJWT } from 'jose'
-import { verifyPassword } from '../passwords.js'
+import { PasswordHashingBusyError, sharedPasswordPool } from '../password-pool.js'
 import { CORS_HEADERS, cookie, jsonResponse, oauthError, preflight, randomToken, readCookie, readForm, readText, safeEqual, sha256 } from './_http.js'
 import { Clients, RegistrationError, parseRegistration, redirectUriMatches, registrationResponse } from './clients.js'
 import { ORG_ID, Orgs } from './orgs.js'
 import { consentPage, errorPage, signInPage } from './pages.js'
+import { SignInLimits } from './sign-in-limits.js'
 import { createBuiltInVerifier, type FamilyRecord } from './verify-access-token.js'
 import { SCOPES, type AuthorizationServerOptions, type BearerVerifier, type ClientRecord, type OrgRecord, type RequestContext } from './types.js'
 
@@ -137,7 +138,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const refreshTtl = positive('refreshTokenTtlSeconds', options.refreshTokenTtlSeconds, 30 * 86400)
   const graceSeconds = options.refreshGraceSeconds ?? 60
   const sessionTtl = positive('sessionTtlSeconds', options.sessionTtlSeconds, 8 * 3600)
-  const signInAttempts = positive('signInAttempts', options.signInAttempts, 10)
+  const signInLimits = new SignInLimits({
+    meter,
+    state,
+    now,
+    perPair: positive('signInAttempts', options.signInAttempts, 10),
+    perAddress: positive('signInsPerAddress', options.signInsPerAddress, 60),
+    perAccount: positive('signInsPerAccount', options.signInsPerAccount, 100),
+  })
+  const passwords = options.passwordVerifier ?? sharedPasswordPool()
   const registrationsPerHour = positive('registrationsPerHour', options.registrationsPerHour, 30)
   const secure = options.secureCookies ?? authUrl.startsWith('https://')
   const cookiePath = `${authPath}/api/v1/auth/oauth2`
@@ -162,12 +171,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (!meter) return true
     const { at, window, expiresAt } = rateWindow(windowSeconds)
     return (await meter.consume({ subject, window, amount: 1, limit, id: randomToken(12), expiresAt, at })).granted
-  }
-
-  /** True when `subject` already used `limit` attempts in this window (only failures are counted). */
-  async function overLimit(subject: string, limit: number, windowSeconds: number): Promise<boolean> {
-    if (!meter) return false
-    return (await meter.usage({ subject, window: rateWindow(windowSeconds).window })) >= limit
   }
 
   async function orgFromQuery(url: URL): Promise<{ orgId: string } | { error: Response }> {
@@ -340,20 +343,29 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (form.get('step') === 'sign-in') {
       const email = (form.get('email') ?? '').trim().toLowerCase()
       const password = form.get('password') ?? ''
-      const again = (error: string, status: number) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status })
+      const again = (error: string, status: number, headers?: Record<string, string>) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status, ...(headers ? { headers } : {}) })
       if (!email || !password) return again('Enter your email and password.', 400)
-      // Failed attempts are counted per email and per client address; a success is not.
-      const subjects: Array<[string, number]> = [[`signin.e.${sha256(email).slice(0, 32)}`, signInAttempts]]
-      if (context.clientAddress !== undefined) subjects.push([`signin.a.${sha256(context.clientAddress).slice(0, 32)}`, signInAttempts * 3])
-      const limited = (await Promise.all(subjects.map(([subject, limit]) => overLimit(subject, limit, 900)))).some(Boolean)
-      if (limited) return again('Too many failed sign-in attempts. Wait 15 minutes and try again.', 429)
+      // Charged before hashing, atomically: N simultaneous attempts hash at most the limit.
+      const charged = await signInLimits.charge(email, context.clientAddress)
+      if ('retryAfterSeconds' in charged) {
+        const wait = charged.retryAfterSeconds
+        return again(`Too many sign-in attempts. Try again in ${wait < 120 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`, 429, { 'retry-after': String(wait) })
+      }
       const user = await accounts.findUserByEmail(email)
-      // Hash even for an unknown email, so timing does not tell which emails have accounts.
-      const ok = user ? await verifyPassword(password, user.passwordHash) : (await verifyPassword(password, DUMMY_HASH), false)
+      let ok: boolean
+      try {
+        // Hash even for an unknown email, so timing does not tell which emails have accounts.
+        ok = await passwords.verify(password, user ? user.passwordHash : DUMMY_HASH)
+      } catch (error) {
+        if (!(error instanceof PasswordHashingBusyError)) throw error
+        await signInLimits.release(charged.charge)
+        return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(error.retryAfterSeconds) })
+      }
       if (!user || !ok) {
-        await Promise.all(subjects.map(([subject, limit]) => withinLimit(subject, limit, 900)))
+        await signInLimits.failed(charged.charge)
         return again('Wrong email or password.', 401)
       }
+      await signInLimits.succeeded(charged.charge)
       const sessionToken = randomToken()
       await state.set(`session.${sha256(sessionToken)}`, { userId: user.id, createdAt: now().toISOString() }, { ttlSeconds: sessionTtl })
       return showConsent(requestId, pending, csrf, user.id, { 'set-cookie': cookie(SESSION_COOKIE, sessionToken, { path: cookiePath, maxAgeSeconds: sessionTtl, secure }) })
