@@ -15,7 +15,7 @@ let other: UserRecord
 let otherDesign: string
 
 beforeAll(async () => {
-  h = await createHarness({ withOAuth: {} })
+  h = await createHarness({ withOAuth: { clients: [{ clientId: 'configured-app', clientName: 'Configured app', redirectUris: [REDIRECT] }] } })
   user = await h.createUser('pro', PASSWORD)
   other = await h.createUser('free', PASSWORD)
   await h.createDesign(user)
@@ -156,8 +156,8 @@ describe('authorization endpoint', () => {
     expect(await response.text()).toContain('Sign in')
   })
 
-  it('redirects missing or plain PKCE, a bad scope or resource back to the client with the error, state and iss', async () => {
-    const client = await register()
+  it('redirects missing or plain PKCE, a bad scope or resource back to a configured client with the error, state and iss', async () => {
+    const client = { client_id: 'configured-app' }
     const { challenge } = pkce()
     const cases: Array<[Record<string, string | null>, string]> = [
       [{ code_challenge: null }, 'invalid_request'],
@@ -176,6 +176,44 @@ describe('authorization endpoint', () => {
       expect(location.searchParams.get('state')).toBe('st4te')
       expect(location.searchParams.get('iss')).toBe(issuer())
     }
+  })
+
+  it('no open redirect: an anonymously registered client with https://evil.example/phish gets an error page, not a 302, for response_type=token, scope=admin and prompt=none', async () => {
+    const evil = await register({ client_name: 'Evil', redirect_uris: ['https://evil.example/phish'] })
+    const { challenge } = pkce()
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ response_type: 'token' }, 'unsupported_response_type'],
+      [{ scope: 'admin' }, 'invalid_scope'],
+      [{ prompt: 'none' }, 'login_required'],
+    ]
+    for (const [params, error] of cases) {
+      const response = await fetchApp(authorizeUrl(evil.client_id, { code_challenge: challenge, redirect_uri: 'https://evil.example/phish', ...params }), { redirect: 'manual' })
+      expect(response.status, error).toBe(400)
+      expect(response.headers.get('location'), error).toBeNull()
+      const html = await response.text()
+      expect(html).toContain(error)
+      // The way back is a link the user may choose to follow, naming where it goes.
+      expect(html).toContain('<bdi>evil.example</bdi>')
+    }
+    // Also for a user who is signed in: nothing leaves without a click.
+    const { browser } = await tokensFor(user)
+    const signedIn = await browser.request(authorizeUrl(evil.client_id, { code_challenge: challenge, redirect_uri: 'https://evil.example/phish', prompt: 'none' }))
+    expect(signedIn.status).toBe(400)
+    expect(signedIn.headers.get('location')).toBeNull()
+  })
+
+  it('a configured client still gets its errors by redirect (RFC 6749 §4.1.2.1), before and after sign-in', async () => {
+    const { challenge } = pkce()
+    const anonymous = await fetchApp(authorizeUrl('configured-app', { code_challenge: challenge, prompt: 'none' }), { redirect: 'manual' })
+    expect(anonymous.status).toBe(302)
+    expect(new URL(anonymous.headers.get('location')!).searchParams.get('error')).toBe('login_required')
+    const { browser } = await tokensFor(user)
+    const signedIn = await browser.request(authorizeUrl('configured-app', { code_challenge: challenge, prompt: 'none' }))
+    expect(signedIn.status).toBe(302)
+    expect(new URL(signedIn.headers.get('location')!).searchParams.get('error')).toBe('consent_required')
+    const denied = await browser.authorize(authorizeUrl('configured-app', { code_challenge: challenge }), { email: user.email, password: PASSWORD }, 'deny')
+    expect(denied.status).toBe(302)
+    expect(new URL(denied.headers.get('location')!).searchParams.get('error')).toBe('access_denied')
   })
 
   it('says "Wrong email or password", refuses a form without its CSRF cookie, and redirects access_denied on Deny', async () => {

@@ -302,7 +302,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return errorPage('Invalid redirect', 'redirect_uri is not registered for this client.')
     }
     const base = { redirectUri, state: q.get('state'), orgId }
-    const fail = (error: string, description: string) => redirectWith(base, { error, error_description: description })
+    // RFC 9700 §4.11.2: anyone can register a client with any https redirect URI, so an error
+    // here (before the user did anything) is a page for such clients, never an automatic
+    // redirect; the page offers the way back as a link. Configured clients are trusted (RFC 6749 §4.1.2.1).
+    const fail = (error: string, description: string) => {
+      const redirect = redirectWith(base, { error, error_description: description })
+      if (client.source === 'configured') return redirect
+      return errorPage('Invalid request', `The application asked for something this server cannot grant: ${description} (${error}).`, 400, { url: redirect.headers.get('location')!, host: redirectHost(redirectUri) })
+    }
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be "code"')
     const challenge = q.get('code_challenge')
     const method = q.get('code_challenge_method')

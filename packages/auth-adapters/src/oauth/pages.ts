@@ -62,7 +62,12 @@ export function consentPage(options: { action: string; requestId: string; csrf: 
   )
 }
 
-/** An error the user sees instead of a redirect (unknown client, unregistered redirect URI…). */
-export function errorPage(title: string, message: string, status = 400): Response {
-  return page(title, `<h1>${escapeHtml(title)}</h1><p class="error">${escapeHtml(message)}</p><p class="muted">You can close this page.</p>`, status)
+/**
+ * An error the user sees instead of a redirect (unknown client, unregistered redirect URI, an
+ * error of a dynamically registered client…). With `returnTo`, a link the user may follow to
+ * take the error back to the application (never followed automatically: RFC 9700 §4.11.2).
+ */
+export function errorPage(title: string, message: string, status = 400, returnTo?: { url: string; host: string }): Response {
+  const back = returnTo ? `<p><a href="${escapeHtml(returnTo.url)}" rel="noreferrer">Return to the application</a> <span class="muted">(<bdi>${escapeHtml(returnTo.host)}</bdi>)</span></p>` : '<p class="muted">You can close this page.</p>'
+  return page(title, `<h1>${escapeHtml(title)}</h1><p class="error">${escapeHtml(message)}</p>${back}`, status)
 }
