@@ -15,6 +15,7 @@ import { CORS_HEADERS, cookie, jsonResponse, oauthError, preflight, randomToken,
 import { Clients, RegistrationError, parseRegistration, redirectUriMatches, registrationResponse } from './clients.js'
 import { ORG_ID, Orgs } from './orgs.js'
 import { consentPage, errorPage, signInPage } from './pages.js'
+import { seal, unseal } from './sealed.js'
 import { SignInLimits } from './sign-in-limits.js'
 import { createBuiltInVerifier, type FamilyRecord } from './verify-access-token.js'
 import { SCOPES, type AuthorizationServerOptions, type BearerVerifier, type ClientRecord, type OrgRecord, type RequestContext } from './types.js'
@@ -187,13 +188,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     let secret = form.get('client_secret') ?? undefined
     const header = request.headers.get('authorization')
     if (header?.toLowerCase().startsWith('basic ')) {
-      const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
-      const colon = decoded.indexOf(':')
-      if (colon < 0) return { error: oauthError('invalid_client', 'The Basic credentials are malformed', 401, { 'www-authenticate': 'Basic' }) }
-      const basicId = decodeURIComponent(decoded.slice(0, colon))
-      if (clientId !== undefined && clientId !== basicId) return { error: oauthError('invalid_request', 'client_id differs from the Basic credentials') }
-      clientId = basicId
-      secret = decodeURIComponent(decoded.slice(colon + 1))
+      const credentials = parseBasic(header.slice(6).trim())
+      if (!credentials) return { error: oauthError('invalid_client', 'The Basic credentials are malformed (RFC 6749 §2.3.1: base64 of url-encoded client_id ":" client_secret)', 401, { 'www-authenticate': 'Basic' }) }
+      if (clientId !== undefined && clientId !== credentials.id) return { error: oauthError('invalid_request', 'client_id differs from the Basic credentials') }
+      clientId = credentials.id
+      secret = credentials.secret
     }
     if (!clientId) return { error: oauthError('invalid_client', 'client_id is required', 401) }
     const client = await clients.find(clientId)
@@ -221,7 +220,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     }
   }
 
-  async function issueTokens(family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Response> {
+  async function issueTokens(family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Record<string, unknown>> {
     const issuedAt = now()
     const iat = Math.floor(issuedAt.getTime() / 1000)
     const [key] = await orgs.keys(family.orgId)
@@ -242,6 +241,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       await state.set(`rt.${sha256(refreshToken)}`, { familyId: family.id, scope } satisfies RefreshRecord, { ttlSeconds: familyLeft })
       body.refresh_token = refreshToken
     }
+    return body
+  }
+
+  function tokenResponse(body: Record<string, unknown>): Response {
     return jsonResponse(body, 200, { ...CORS_HEADERS, 'cache-control': 'no-store', pragma: 'no-cache' })
   }
 
@@ -340,7 +343,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     const requestId = form.get('request_id') ?? ''
     const csrf = form.get('csrf') ?? ''
     const pending = /^[A-Za-z0-9_-]{24}$/.test(requestId) ? ((await state.get(`areq.${requestId}`)) as PendingRequest | null) : null
-    if (!pending) return errorPage('Sign-in expired', 'This sign-in took too long or was already used. Start again from the application.')
+    // A used request is kept as { used: true } (see the consent step): the same page as an expired one.
+    if (!pending || (pending as { used?: boolean }).used) return errorPage('Sign-in expired', 'This sign-in took too long or was already used. Start again from the application.')
     // Double-submit: the form's token must be the cookie's, and the one this request was made with.
     const cookieCsrf = readCookie(request, CSRF_COOKIE) ?? ''
     if (!csrf || !safeEqual(csrf, cookieCsrf) || !safeEqual(sha256(csrf), pending.csrfHash)) return errorPage('Invalid request', 'The form could not be verified (CSRF). Start again from the application.', 403)
@@ -434,7 +438,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       expiresAt: new Date(now().getTime() + refreshTtl * 1000).toISOString(),
     }
     await state.set(`family.${familyId}`, family, { ttlSeconds: refreshTtl })
-    return issueTokens({ ...family, id: familyId }, client, previous.scope)
+    return tokenResponse(await issueTokens({ ...family, id: familyId }, client, previous.scope))
   }
 
   async function refreshTokenGrant(form: URLSearchParams, client: ClientRecord): Promise<Response> {
@@ -472,10 +476,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         await revokeFamily(familyId)
         return oauthError('invalid_grant', 'The refresh token was already used; every token of this sign-in is revoked')
       }
-      // A concurrent refresh of the same token (hosts do this): a fresh pair of the same family
-      // and the same scope; the winner's tokens stay valid.
+      // A concurrent refresh of the same token (hosts do this): the very pair the first use got,
+      // so the family never forks. The winner may still be signing it: wait a moment.
+      for (let waited = 0; waited <= 5_000; waited += 50) {
+        const successor = unseal(token, await state.get(`rts.${hash}`))
+        if (successor) return tokenResponse(successor as Record<string, unknown>)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      return oauthError('temporarily_unavailable', 'The refresh token is being rotated by another request; try again in a moment', 503, { 'retry-after': '1' })
     }
-    return issueTokens({ ...family, id: familyId }, client, grantedScope)
+    const body = await issueTokens({ ...family, id: familyId }, client, grantedScope)
+    // Sealed under the token just spent: readable only by whoever presents it again in the window.
+    await state.set(`rts.${hash}`, seal(token, body), { ttlSeconds: Math.max(1, Math.min(graceSeconds, ttl)) })
+    return tokenResponse(body)
   }
 
   const server: AuthorizationServer = {
@@ -643,3 +656,17 @@ function redirectHost(uri: string): string {
 
 // A valid scrypt hash of a random password: verifying against it costs what a real check costs.
 const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+
+/** RFC 6749 §2.3.1 Basic credentials: base64 of form-url-encoded `client_id:client_secret`; null when malformed. */
+function parseBasic(value: string): { id: string; secret: string } | null {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return null
+  const decoded = Buffer.from(value, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon < 0) return null
+  try {
+    const form = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '))
+    return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) }
+  } catch {
+    return null // a malformed %-escape
+  }
+}

@@ -29,7 +29,7 @@ function page(title: string, body: string, status = 200, headers: Record<string,
 export function signInPage(options: { action: string; requestId: string; csrf: string; clientName: string; email?: string; error?: string; status?: number; headers?: Record<string, string> }): Response {
   return page(
     'Sign in',
-    `<h1>Sign in</h1><p class="muted">to continue to <strong>${escapeHtml(options.clientName)}</strong></p>
+    `<h1>Sign in</h1><p class="muted">to continue to <strong><bdi>${escapeHtml(options.clientName)}</bdi></strong></p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="request_id" value="${escapeHtml(options.requestId)}"><input type="hidden" name="csrf" value="${escapeHtml(options.csrf)}"><input type="hidden" name="step" value="sign-in">
@@ -50,8 +50,8 @@ export function consentPage(options: { action: string; requestId: string; csrf: 
   }
   return page(
     'Allow access?',
-    `<h1>Allow ${escapeHtml(options.clientName)}?</h1>
-<p><strong>${escapeHtml(options.clientName)}</strong> (returning to <code>${escapeHtml(options.redirectHost)}</code>) asks to access your Litho account <strong>${escapeHtml(options.email)}</strong>:</p>
+    `<h1>Allow <bdi>${escapeHtml(options.clientName)}</bdi>?</h1>
+<p><strong><bdi>${escapeHtml(options.clientName)}</bdi></strong> (returning to <code><bdi>${escapeHtml(options.redirectHost)}</bdi></code>) asks to access your Litho account <strong><bdi>${escapeHtml(options.email)}</bdi></strong>:</p>
 <ul>${options.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(describe[s] ?? s)}</li>`).join('')}</ul>
 <form method="post" action="${escapeHtml(options.action)}">
 <input type="hidden" name="request_id" value="${escapeHtml(options.requestId)}"><input type="hidden" name="csrf" value="${escapeHtml(options.csrf)}"><input type="hidden" name="step" value="consent">
