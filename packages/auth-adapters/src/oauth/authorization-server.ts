@@ -14,7 +14,7 @@ import { PasswordHashingBusyError, sharedPasswordPool } from '../password-pool.j
 import { CORS_HEADERS, cookie, jsonResponse, oauthError, preflight, randomToken, readCookie, readForm, readText, safeEqual, sha256 } from './_http.js'
 import { Clients, RegistrationError, parseRegistration, redirectUriMatches, registrationResponse } from './clients.js'
 import { ORG_ID, Orgs } from './orgs.js'
-import { consentPage, errorPage, signInPage } from './pages.js'
+import { consentPage, errorPage, signedOutPage, signInPage, signOutPage } from './pages.js'
 import { seal, unseal } from './sealed.js'
 import { SignInLimits } from './sign-in-limits.js'
 import { createBuiltInVerifier, type FamilyRecord } from './verify-access-token.js'
@@ -28,6 +28,7 @@ export const OAUTH_PATHS = Object.freeze({
   authorize: '/api/v1/auth/oauth2/authorize',
   token: '/api/v1/auth/oauth2/token',
   revoke: '/api/v1/auth/oauth2/revoke',
+  logout: '/api/v1/auth/oauth2/logout',
 })
 
 /** The built-in authorization server. */
@@ -54,6 +55,12 @@ export interface AuthorizationServer {
   token(request: Request, context?: RequestContext): Promise<Response>
   /** RFC 7009 revocation (`?org=` optional). Always 200 for a known client. */
   revoke(request: Request, context?: RequestContext): Promise<Response>
+  /**
+   * Ends the browser session of the sign-in pages: GET shows a confirmation form, its POST
+   * (CSRF-checked) deletes the session and its cookie, then goes back to the sign-in page of a
+   * pending request, to a registered `post_logout_redirect_uri` of `client_id`, or to a page.
+   */
+  logout(request: Request, context?: RequestContext): Promise<Response>
   /**
    * Routes a request whose URL lies under `{auth_url}` to the handler of its path; undefined
    * when no route matches.
@@ -279,7 +286,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function showConsent(requestId: string, pending: PendingRequest, csrf: string, userId: string, headers: Record<string, string> = {}): Promise<Response> {
     const [client, user] = await Promise.all([clients.find(pending.clientId), accounts.getUser(userId)])
     if (!client || !user) return errorPage('Sign-in failed', 'The client or your account no longer exists.')
-    return consentPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, redirectHost: redirectHost(pending.redirectUri), scopes: pending.scopes, email: user.email, headers })
+    return consentPage({ action: endpoint(OAUTH_PATHS.authorize), signOutAction: endpoint(OAUTH_PATHS.logout), requestId, csrf, clientName: client.clientName, redirectHost: redirectHost(pending.redirectUri), scopes: pending.scopes, email: user.email, headers })
   }
 
   async function startAuthorization(request: Request, url: URL): Promise<Response> {
@@ -520,6 +527,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           token_endpoint: endpoint(OAUTH_PATHS.token, orgId),
           registration_endpoint: registration,
           revocation_endpoint: revocation,
+          // OpenID Connect RP-Initiated Logout's name for where a browser session ends.
+          end_session_endpoint: endpoint(OAUTH_PATHS.logout),
           jwks_uri: `${issuer(orgId)}/jwks.json`,
           response_types_supported: ['code'],
           response_modes_supported: ['query'],
@@ -619,6 +628,48 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return new Response(null, { status: 200, headers: { ...CORS_HEADERS, 'cache-control': 'no-store' } })
     },
 
+    async logout(request) {
+      const url = new URL(request.url)
+      if (request.method === 'GET') {
+        // Never sign out on a GET (a link or an <img> could do it): show the form.
+        const csrf = randomToken()
+        const returnTo = url.searchParams.get('post_logout_redirect_uri')
+        return signOutPage({
+          action: endpoint(OAUTH_PATHS.logout),
+          csrf,
+          fields: { client_id: url.searchParams.get('client_id') ?? '', post_logout_redirect_uri: returnTo ?? '', state: url.searchParams.get('state') ?? '' },
+          headers: { 'set-cookie': cookie(CSRF_COOKIE, csrf, { path: cookiePath, maxAgeSeconds: PENDING_TTL_SECONDS, secure }) },
+        })
+      }
+      if (request.method !== 'POST') return errorPage('Method not allowed', 'Use GET (or the form of the sign-out page).', 405)
+      const form = await readForm(request)
+      if (!form) return errorPage('Invalid request', 'Expected a form submission.')
+      // Double-submit: only a page of this server (which set the cookie) can post a matching token.
+      const csrf = form.get('csrf') ?? ''
+      if (!csrf || !safeEqual(csrf, readCookie(request, CSRF_COOKIE) ?? '')) return errorPage('Invalid request', 'The form could not be verified (CSRF). Open the sign-out page again.', 403)
+      const token = readCookie(request, SESSION_COOKIE)
+      if (token && /^[A-Za-z0-9_-]{43}$/.test(token)) await state.delete(`session.${sha256(token)}`)
+      const headers = { 'set-cookie': cookie(SESSION_COOKIE, '', { path: cookiePath, maxAgeSeconds: 0, secure }) }
+      // From the consent page ("Not you?"): back to the sign-in page of the same request.
+      const requestId = form.get('request_id') ?? ''
+      const pending = /^[A-Za-z0-9_-]{24}$/.test(requestId) ? ((await state.get(`areq.${requestId}`)) as (PendingRequest & { used?: boolean }) | null) : null
+      if (pending && !pending.used && safeEqual(sha256(csrf), pending.csrfHash)) {
+        const client = await clients.find(pending.clientId)
+        if (client) return signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, headers })
+      }
+      // RP-initiated: only to a URI registered for the client, so this is no open redirect either.
+      const returnTo = form.get('post_logout_redirect_uri')
+      if (returnTo) {
+        const client = await clients.find(form.get('client_id') ?? '')
+        if (!client || !redirectUriMatches(client.redirectUris, returnTo)) return errorPage('Signed out', 'You are signed out. The application asked to return to an address that is not registered for it, so this page stays here.', 400)
+        const target = new URL(returnTo)
+        const stateParam = form.get('state')
+        if (stateParam) target.searchParams.set('state', stateParam)
+        return new Response(null, { status: 302, headers: { location: target.href, 'cache-control': 'no-store', ...headers } })
+      }
+      return signedOutPage(headers)
+    },
+
     async handle(request, context = {}) {
       const url = new URL(request.url)
       if (!url.pathname.startsWith(`${authPath}/`)) return undefined
@@ -632,10 +683,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         if (path === OAUTH_PATHS.authorize) return await server.authorize(request, context)
         if (path === OAUTH_PATHS.token) return await server.token(request, context)
         if (path === OAUTH_PATHS.revoke) return await server.revoke(request, context)
+        if (path === OAUTH_PATHS.logout) return await server.logout(request, context)
         return undefined
       } catch (error) {
         report(error)
-        if (path === OAUTH_PATHS.authorize) return errorPage('Something went wrong', 'The server could not complete this step. Try again in a moment.', 500)
+        if (path === OAUTH_PATHS.authorize || path === OAUTH_PATHS.logout) return errorPage('Something went wrong', 'The server could not complete this step. Try again in a moment.', 500)
         return oauthError('server_error', 'The server could not complete the request; try again', 500)
       }
     },
