@@ -99,7 +99,8 @@ export function createPasswordPool(options: PasswordPoolOptions = {}): PasswordV
   let hashSeconds = 0.5
 
   function spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    // No inherited flags: `--input-type=module` (or a loader) would turn this CommonJS into ESM.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
     const slot: Slot = { worker, job: null, startedAt: 0 }
     worker.on('message', (reply: { id: number; ok: boolean }) => {
       const job = slot.job

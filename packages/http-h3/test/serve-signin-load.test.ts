@@ -83,5 +83,5 @@ it('render latency under 20 concurrent bogus sign-ins stays within 3x of idle', 
   // Every attempt was answered: 401 (hashed and refused) or 503 (the hashing queue is full).
   expect(statuses.every((s) => s === 401 || s === 503)).toBe(true)
   // 3x idle, with a small floor for the noise of a loaded 2-core box (before the fix: seconds).
-  expect(underAttack).toBeLessThan(Math.max(3 * idle, idle + 50))
+  expect(underAttack).toBeLessThan(Math.max(3 * idle, idle + 100))
 }, 60_000)

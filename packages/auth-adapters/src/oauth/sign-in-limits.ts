@@ -87,6 +87,7 @@ export class SignInLimits {
 
   /** A wrong password (or an unknown email): the pair waits longer before its next attempt. */
   async failed(charge: SignInCharge): Promise<void> {
+    // Read, then write: concurrent failures may count once. The meter's atomic charge bounds those.
     const previous = (await this.#state.get(`throttle.${charge.pair}`)) as Throttle | null
     const failures = (previous?.failures ?? 0) + 1
     const waitSeconds = failures <= FREE_FAILURES ? 0 : Math.min(2 ** (failures - FREE_FAILURES - 1), SIGN_IN_WINDOW_SECONDS)
