@@ -19,6 +19,11 @@ export interface PasswordVerifier {
    * @throws PasswordHashingBusyError when the pool and its queue are full.
    */
   verify(password: unknown, stored: string): Promise<boolean>
+  /**
+   * Seconds to wait when a verification asked for now would be refused (the pool and its queue
+   * are full), else undefined: lets a caller refuse before doing any other work.
+   */
+  retryAfter?(): number | undefined
   /** Stops the threads; later calls start them again. */
   close(): Promise<void>
 }
@@ -144,12 +149,19 @@ export function createPasswordPool(options: PasswordPoolOptions = {}): PasswordV
     }
   }
 
+  function retryAfter(): number | undefined {
+    const busy = slots.filter((s) => s.job !== null).length
+    if (busy < threads || queue.length < maxQueue) return undefined
+    return Math.max(1, Math.ceil(((queue.length + 1) * hashSeconds) / threads))
+  }
+
   return {
+    retryAfter,
     async verify(password, stored) {
       const parsed = parseStoredHash(password, stored)
       if (!parsed) return false
-      const busy = slots.filter((s) => s.job !== null).length
-      if (busy >= threads && queue.length >= maxQueue) throw new PasswordHashingBusyError(Math.max(1, Math.ceil(((queue.length + 1) * hashSeconds) / threads)))
+      const wait = retryAfter()
+      if (wait !== undefined) throw new PasswordHashingBusyError(wait)
       return new Promise<boolean>((resolve, reject) => {
         const id = nextId++
         queue.push({ id, message: { id, password: password as string, ...parsed }, resolve, reject })

@@ -363,6 +363,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const password = form.get('password') ?? ''
       const again = (error: string, status: number, headers?: Record<string, string>) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status, ...(headers ? { headers } : {}) })
       if (!email || !password) return again('Enter your email and password.', 400)
+      // A full pool is refused first, before any lookup or counter: the cheapest answer to a flood.
+      const busyFor = passwords.retryAfter?.()
+      if (busyFor !== undefined) return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(busyFor) })
       // Charged before hashing, atomically: N simultaneous attempts hash at most the limit.
       const charged = await signInLimits.charge(email, context.clientAddress)
       if ('retryAfterSeconds' in charged) {
