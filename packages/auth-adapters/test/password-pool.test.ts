@@ -37,7 +37,13 @@ describe('password pool', () => {
       expect((r.reason as PasswordHashingBusyError).retryAfterSeconds).toBeGreaterThanOrEqual(1)
     }
     // Once the queue drains, the pool answers again.
+    expect(p.retryAfter!()).toBeUndefined()
     expect(await p.verify('pw', stored)).toBe(true)
+    // While full, it says so up front, so a caller can refuse before any other work.
+    const running = Array.from({ length: 5 }, () => p.verify('wrong', stored))
+    expect(p.retryAfter!()).toBeGreaterThanOrEqual(1)
+    await Promise.all(running)
+    expect(p.retryAfter!()).toBeUndefined()
   })
 
   it('checks its options', () => {
