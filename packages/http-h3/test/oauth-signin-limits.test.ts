@@ -67,6 +67,19 @@ describe('sign-in limits', () => {
     expect(await limited.text()).toContain('Too many sign-in attempts')
   })
 
+  it('an unknown email costs one password check through the same pool, like a known one (no timing oracle)', async () => {
+    const known = await h.createUser('free', PASSWORD)
+    const browser = browserAt('192.0.2.33')
+    for (const email of [known.email, 'nobody-at-all@example.com']) {
+      const { page, url } = await signInPage(browser)
+      const before = checks
+      const response = await browser.submit(page, url, { email, password: 'wrong guess' })
+      expect(response.status).toBe(401)
+      expect(await response.text()).toContain('Wrong email or password.')
+      expect(checks - before).toBe(1)
+    }
+  })
+
   it("a stranger's failures do not lock the owner out from another address", async () => {
     const owner = await h.createUser('free', PASSWORD)
     const stranger = browserAt('198.51.100.66')
