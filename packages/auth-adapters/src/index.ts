@@ -7,6 +7,7 @@
  */
 export { RENDER_KEY_PREFIX, createRenderKey, displayPrefix, hashRenderKey, isRenderKey, verifyRenderKey, type NewRenderKey } from './render-keys.js'
 export { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, verifyPassword, type ScryptParams } from './passwords.js'
+export { PasswordHashingBusyError, createPasswordPool, sharedPasswordPool, type PasswordPoolOptions, type PasswordVerifier } from './password-pool.js'
 export {
   createRenderKeyAuthenticator,
   type RenderKeyAuthenticator,

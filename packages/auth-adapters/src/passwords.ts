@@ -58,14 +58,25 @@ export async function hashPassword(password: string, params: ScryptParams = DEFA
  * (a sign-in form answers the same either way).
  */
 export async function verifyPassword(password: unknown, stored: string): Promise<boolean> {
-  const m = FORMAT.exec(stored)
-  if (typeof password !== 'string' || password.length === 0 || Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES || !m) return false
+  const parsed = parseStoredHash(password, stored)
+  if (!parsed) return false
+  const actual = await scrypt(password as string, Buffer.from(parsed.salt, 'base64url'), parsed.params)
+  return timingSafeEqual(actual, Buffer.from(parsed.expected, 'base64url'))
+}
+
+/**
+ * The parts of a stored hash worth checking `password` against, or null when the check is
+ * false without hashing (no or oversized password, malformed or absurd stored parameters).
+ *
+ * @example parseStoredHash('pw', 'scrypt$N=1024,r=8,p=1$<salt>$<key>') // { params: { N: 1024, r: 8, p: 1 }, salt, expected }
+ */
+export function parseStoredHash(password: unknown, stored: string): { params: ScryptParams; salt: string; expected: string } | null {
+  const m = typeof stored === 'string' ? FORMAT.exec(stored) : null
+  if (typeof password !== 'string' || password.length === 0 || Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES || !m) return null
   const params = { N: Number(m[1]), r: Number(m[2]), p: Number(m[3]) }
   // Refuse absurd stored parameters rather than let a tampered record pin the CPU.
-  if (params.N > 2 ** 20 || params.r > 32 || params.p > 16) return false
-  const expected = Buffer.from(m[5]!, 'base64url')
-  const actual = await scrypt(password, Buffer.from(m[4]!, 'base64url'), params)
-  return timingSafeEqual(actual, expected)
+  if (params.N > 2 ** 20 || params.r > 32 || params.p > 16) return null
+  return { params, salt: m[4]!, expected: m[5]! }
 }
 
 /** True when `stored` uses weaker parameters than `params`: rehash after the next sign-in. */

@@ -42,6 +42,11 @@ describe('createAuthorizationServer', () => {
     expect(authorize!.status).toBe(400)
     expect(authorize!.headers.get('access-control-allow-origin')).toBeNull()
     expect(authorize!.headers.get('x-frame-options')).toBe('DENY')
+    // Sign-out: a GET is a confirmation form, never a sign-out.
+    const logout = await server.handle(new Request('https://auth.example.com/auth/api/v1/auth/oauth2/logout'))
+    expect(logout!.status).toBe(200)
+    expect(await logout!.text()).toContain('action="https://auth.example.com/auth/api/v1/auth/oauth2/logout"')
+    expect(logout!.headers.get('set-cookie')).toMatch(/^litho_csrf=[^;]+; Path=\/auth\/api\/v1\/auth\/oauth2;/)
   })
 
   it('answers a storage failure with server_error, not a stack trace', async () => {

@@ -135,6 +135,7 @@ describe('GET /openapi.json', () => {
       '/api/v1/auth/oauth2/authorize',
       '/api/v1/auth/oauth2/token',
       '/api/v1/auth/oauth2/revoke',
+      '/api/v1/auth/oauth2/logout',
     ])
     const get = doc.paths['/v1/{design_id}'].get
     const byName = Object.fromEntries(get.parameters.map((p: any) => [p.name, p]))

@@ -10,11 +10,13 @@
  */
 import type { Clock } from '@litho/core/contracts'
 import { SignJWT } from 'jose'
-import { verifyPassword } from '../passwords.js'
+import { PasswordHashingBusyError, sharedPasswordPool } from '../password-pool.js'
 import { CORS_HEADERS, cookie, jsonResponse, oauthError, preflight, randomToken, readCookie, readForm, readText, safeEqual, sha256 } from './_http.js'
 import { Clients, RegistrationError, parseRegistration, redirectUriMatches, registrationResponse } from './clients.js'
 import { ORG_ID, Orgs } from './orgs.js'
-import { consentPage, errorPage, signInPage } from './pages.js'
+import { consentPage, errorPage, signedOutPage, signInPage, signOutPage } from './pages.js'
+import { seal, unseal } from './sealed.js'
+import { SignInLimits } from './sign-in-limits.js'
 import { createBuiltInVerifier, type FamilyRecord } from './verify-access-token.js'
 import { SCOPES, type AuthorizationServerOptions, type BearerVerifier, type ClientRecord, type OrgRecord, type RequestContext } from './types.js'
 
@@ -26,6 +28,7 @@ export const OAUTH_PATHS = Object.freeze({
   authorize: '/api/v1/auth/oauth2/authorize',
   token: '/api/v1/auth/oauth2/token',
   revoke: '/api/v1/auth/oauth2/revoke',
+  logout: '/api/v1/auth/oauth2/logout',
 })
 
 /** The built-in authorization server. */
@@ -52,6 +55,12 @@ export interface AuthorizationServer {
   token(request: Request, context?: RequestContext): Promise<Response>
   /** RFC 7009 revocation (`?org=` optional). Always 200 for a known client. */
   revoke(request: Request, context?: RequestContext): Promise<Response>
+  /**
+   * Ends the browser session of the sign-in pages: GET shows a confirmation form, its POST
+   * (CSRF-checked) deletes the session and its cookie, then goes back to the sign-in page of a
+   * pending request, to a registered `post_logout_redirect_uri` of `client_id`, or to a page.
+   */
+  logout(request: Request, context?: RequestContext): Promise<Response>
   /**
    * Routes a request whose URL lies under `{auth_url}` to the handler of its path; undefined
    * when no route matches.
@@ -137,7 +146,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const refreshTtl = positive('refreshTokenTtlSeconds', options.refreshTokenTtlSeconds, 30 * 86400)
   const graceSeconds = options.refreshGraceSeconds ?? 60
   const sessionTtl = positive('sessionTtlSeconds', options.sessionTtlSeconds, 8 * 3600)
-  const signInAttempts = positive('signInAttempts', options.signInAttempts, 10)
+  const signInLimits = new SignInLimits({
+    meter,
+    state,
+    now,
+    perPair: positive('signInAttempts', options.signInAttempts, 10),
+    perAddress: positive('signInsPerAddress', options.signInsPerAddress, 60),
+    perAccount: positive('signInsPerAccount', options.signInsPerAccount, 100),
+  })
+  const passwords = options.passwordVerifier ?? sharedPasswordPool()
   const registrationsPerHour = positive('registrationsPerHour', options.registrationsPerHour, 30)
   const secure = options.secureCookies ?? authUrl.startsWith('https://')
   const cookiePath = `${authPath}/api/v1/auth/oauth2`
@@ -164,12 +181,6 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     return (await meter.consume({ subject, window, amount: 1, limit, id: randomToken(12), expiresAt, at })).granted
   }
 
-  /** True when `subject` already used `limit` attempts in this window (only failures are counted). */
-  async function overLimit(subject: string, limit: number, windowSeconds: number): Promise<boolean> {
-    if (!meter) return false
-    return (await meter.usage({ subject, window: rateWindow(windowSeconds).window })) >= limit
-  }
-
   async function orgFromQuery(url: URL): Promise<{ orgId: string } | { error: Response }> {
     const requested = url.searchParams.get('org')
     const orgId = requested ?? defaultOrg
@@ -184,13 +195,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     let secret = form.get('client_secret') ?? undefined
     const header = request.headers.get('authorization')
     if (header?.toLowerCase().startsWith('basic ')) {
-      const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8')
-      const colon = decoded.indexOf(':')
-      if (colon < 0) return { error: oauthError('invalid_client', 'The Basic credentials are malformed', 401, { 'www-authenticate': 'Basic' }) }
-      const basicId = decodeURIComponent(decoded.slice(0, colon))
-      if (clientId !== undefined && clientId !== basicId) return { error: oauthError('invalid_request', 'client_id differs from the Basic credentials') }
-      clientId = basicId
-      secret = decodeURIComponent(decoded.slice(colon + 1))
+      const credentials = parseBasic(header.slice(6).trim())
+      if (!credentials) return { error: oauthError('invalid_client', 'The Basic credentials are malformed (RFC 6749 §2.3.1: base64 of url-encoded client_id ":" client_secret)', 401, { 'www-authenticate': 'Basic' }) }
+      if (clientId !== undefined && clientId !== credentials.id) return { error: oauthError('invalid_request', 'client_id differs from the Basic credentials') }
+      clientId = credentials.id
+      secret = credentials.secret
     }
     if (!clientId) return { error: oauthError('invalid_client', 'client_id is required', 401) }
     const client = await clients.find(clientId)
@@ -218,7 +227,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     }
   }
 
-  async function issueTokens(family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Response> {
+  async function issueTokens(family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Record<string, unknown>> {
     const issuedAt = now()
     const iat = Math.floor(issuedAt.getTime() / 1000)
     const [key] = await orgs.keys(family.orgId)
@@ -239,6 +248,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       await state.set(`rt.${sha256(refreshToken)}`, { familyId: family.id, scope } satisfies RefreshRecord, { ttlSeconds: familyLeft })
       body.refresh_token = refreshToken
     }
+    return body
+  }
+
+  function tokenResponse(body: Record<string, unknown>): Response {
     return jsonResponse(body, 200, { ...CORS_HEADERS, 'cache-control': 'no-store', pragma: 'no-cache' })
   }
 
@@ -273,7 +286,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function showConsent(requestId: string, pending: PendingRequest, csrf: string, userId: string, headers: Record<string, string> = {}): Promise<Response> {
     const [client, user] = await Promise.all([clients.find(pending.clientId), accounts.getUser(userId)])
     if (!client || !user) return errorPage('Sign-in failed', 'The client or your account no longer exists.')
-    return consentPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, redirectHost: redirectHost(pending.redirectUri), scopes: pending.scopes, email: user.email, headers })
+    return consentPage({ action: endpoint(OAUTH_PATHS.authorize), signOutAction: endpoint(OAUTH_PATHS.logout), requestId, csrf, clientName: client.clientName, redirectHost: redirectHost(pending.redirectUri), scopes: pending.scopes, email: user.email, headers })
   }
 
   async function startAuthorization(request: Request, url: URL): Promise<Response> {
@@ -299,7 +312,14 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return errorPage('Invalid redirect', 'redirect_uri is not registered for this client.')
     }
     const base = { redirectUri, state: q.get('state'), orgId }
-    const fail = (error: string, description: string) => redirectWith(base, { error, error_description: description })
+    // RFC 9700 §4.11.2: anyone can register a client with any https redirect URI, so an error
+    // here (before the user did anything) is a page for such clients, never an automatic
+    // redirect; the page offers the way back as a link. Configured clients are trusted (RFC 6749 §4.1.2.1).
+    const fail = (error: string, description: string) => {
+      const redirect = redirectWith(base, { error, error_description: description })
+      if (client.source === 'configured') return redirect
+      return errorPage('Invalid request', `The application asked for something this server cannot grant: ${description} (${error}).`, 400, { url: redirect.headers.get('location')!, host: redirectHost(redirectUri) })
+    }
     if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be "code"')
     const challenge = q.get('code_challenge')
     const method = q.get('code_challenge_method')
@@ -330,7 +350,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     const requestId = form.get('request_id') ?? ''
     const csrf = form.get('csrf') ?? ''
     const pending = /^[A-Za-z0-9_-]{24}$/.test(requestId) ? ((await state.get(`areq.${requestId}`)) as PendingRequest | null) : null
-    if (!pending) return errorPage('Sign-in expired', 'This sign-in took too long or was already used. Start again from the application.')
+    // A used request is kept as { used: true } (see the consent step): the same page as an expired one.
+    if (!pending || (pending as { used?: boolean }).used) return errorPage('Sign-in expired', 'This sign-in took too long or was already used. Start again from the application.')
     // Double-submit: the form's token must be the cookie's, and the one this request was made with.
     const cookieCsrf = readCookie(request, CSRF_COOKIE) ?? ''
     if (!csrf || !safeEqual(csrf, cookieCsrf) || !safeEqual(sha256(csrf), pending.csrfHash)) return errorPage('Invalid request', 'The form could not be verified (CSRF). Start again from the application.', 403)
@@ -340,20 +361,32 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (form.get('step') === 'sign-in') {
       const email = (form.get('email') ?? '').trim().toLowerCase()
       const password = form.get('password') ?? ''
-      const again = (error: string, status: number) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status })
+      const again = (error: string, status: number, headers?: Record<string, string>) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status, ...(headers ? { headers } : {}) })
       if (!email || !password) return again('Enter your email and password.', 400)
-      // Failed attempts are counted per email and per client address; a success is not.
-      const subjects: Array<[string, number]> = [[`signin.e.${sha256(email).slice(0, 32)}`, signInAttempts]]
-      if (context.clientAddress !== undefined) subjects.push([`signin.a.${sha256(context.clientAddress).slice(0, 32)}`, signInAttempts * 3])
-      const limited = (await Promise.all(subjects.map(([subject, limit]) => overLimit(subject, limit, 900)))).some(Boolean)
-      if (limited) return again('Too many failed sign-in attempts. Wait 15 minutes and try again.', 429)
+      // A full pool is refused first, before any lookup or counter: the cheapest answer to a flood.
+      const busyFor = passwords.retryAfter?.()
+      if (busyFor !== undefined) return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(busyFor) })
+      // Charged before hashing, atomically: N simultaneous attempts hash at most the limit.
+      const charged = await signInLimits.charge(email, context.clientAddress)
+      if ('retryAfterSeconds' in charged) {
+        const wait = charged.retryAfterSeconds
+        return again(`Too many sign-in attempts. Try again in ${wait < 120 ? `${wait} seconds` : `${Math.ceil(wait / 60)} minutes`}.`, 429, { 'retry-after': String(wait) })
+      }
       const user = await accounts.findUserByEmail(email)
-      // Hash even for an unknown email, so timing does not tell which emails have accounts.
-      const ok = user ? await verifyPassword(password, user.passwordHash) : (await verifyPassword(password, DUMMY_HASH), false)
+      let ok: boolean
+      try {
+        // Hash even for an unknown email, so timing does not tell which emails have accounts.
+        ok = await passwords.verify(password, user ? user.passwordHash : DUMMY_HASH)
+      } catch (error) {
+        if (!(error instanceof PasswordHashingBusyError)) throw error
+        await signInLimits.release(charged.charge)
+        return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(error.retryAfterSeconds) })
+      }
       if (!user || !ok) {
-        await Promise.all(subjects.map(([subject, limit]) => withinLimit(subject, limit, 900)))
+        await signInLimits.failed(charged.charge)
         return again('Wrong email or password.', 401)
       }
+      await signInLimits.succeeded(charged.charge)
       const sessionToken = randomToken()
       await state.set(`session.${sha256(sessionToken)}`, { userId: user.id, createdAt: now().toISOString() }, { ttlSeconds: sessionTtl })
       return showConsent(requestId, pending, csrf, user.id, { 'set-cookie': cookie(SESSION_COOKIE, sessionToken, { path: cookiePath, maxAgeSeconds: sessionTtl, secure }) })
@@ -415,7 +448,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       expiresAt: new Date(now().getTime() + refreshTtl * 1000).toISOString(),
     }
     await state.set(`family.${familyId}`, family, { ttlSeconds: refreshTtl })
-    return issueTokens({ ...family, id: familyId }, client, previous.scope)
+    return tokenResponse(await issueTokens({ ...family, id: familyId }, client, previous.scope))
   }
 
   async function refreshTokenGrant(form: URLSearchParams, client: ClientRecord): Promise<Response> {
@@ -453,10 +486,19 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         await revokeFamily(familyId)
         return oauthError('invalid_grant', 'The refresh token was already used; every token of this sign-in is revoked')
       }
-      // A concurrent refresh of the same token (hosts do this): a fresh pair of the same family
-      // and the same scope; the winner's tokens stay valid.
+      // A concurrent refresh of the same token (hosts do this): the very pair the first use got,
+      // so the family never forks. The winner may still be signing it: wait a moment.
+      for (let waited = 0; waited <= 5_000; waited += 50) {
+        const successor = unseal(token, await state.get(`rts.${hash}`))
+        if (successor) return tokenResponse(successor as Record<string, unknown>)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      return oauthError('temporarily_unavailable', 'The refresh token is being rotated by another request; try again in a moment', 503, { 'retry-after': '1' })
     }
-    return issueTokens({ ...family, id: familyId }, client, grantedScope)
+    const body = await issueTokens({ ...family, id: familyId }, client, grantedScope)
+    // Sealed under the token just spent: readable only by whoever presents it again in the window.
+    await state.set(`rts.${hash}`, seal(token, body), { ttlSeconds: Math.max(1, Math.min(graceSeconds, ttl)) })
+    return tokenResponse(body)
   }
 
   const server: AuthorizationServer = {
@@ -488,6 +530,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
           token_endpoint: endpoint(OAUTH_PATHS.token, orgId),
           registration_endpoint: registration,
           revocation_endpoint: revocation,
+          // OpenID Connect RP-Initiated Logout's name for where a browser session ends.
+          end_session_endpoint: endpoint(OAUTH_PATHS.logout),
           jwks_uri: `${issuer(orgId)}/jwks.json`,
           response_types_supported: ['code'],
           response_modes_supported: ['query'],
@@ -587,6 +631,48 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return new Response(null, { status: 200, headers: { ...CORS_HEADERS, 'cache-control': 'no-store' } })
     },
 
+    async logout(request) {
+      const url = new URL(request.url)
+      if (request.method === 'GET') {
+        // Never sign out on a GET (a link or an <img> could do it): show the form.
+        const csrf = randomToken()
+        const returnTo = url.searchParams.get('post_logout_redirect_uri')
+        return signOutPage({
+          action: endpoint(OAUTH_PATHS.logout),
+          csrf,
+          fields: { client_id: url.searchParams.get('client_id') ?? '', post_logout_redirect_uri: returnTo ?? '', state: url.searchParams.get('state') ?? '' },
+          headers: { 'set-cookie': cookie(CSRF_COOKIE, csrf, { path: cookiePath, maxAgeSeconds: PENDING_TTL_SECONDS, secure }) },
+        })
+      }
+      if (request.method !== 'POST') return errorPage('Method not allowed', 'Use GET (or the form of the sign-out page).', 405)
+      const form = await readForm(request)
+      if (!form) return errorPage('Invalid request', 'Expected a form submission.')
+      // Double-submit: only a page of this server (which set the cookie) can post a matching token.
+      const csrf = form.get('csrf') ?? ''
+      if (!csrf || !safeEqual(csrf, readCookie(request, CSRF_COOKIE) ?? '')) return errorPage('Invalid request', 'The form could not be verified (CSRF). Open the sign-out page again.', 403)
+      const token = readCookie(request, SESSION_COOKIE)
+      if (token && /^[A-Za-z0-9_-]{43}$/.test(token)) await state.delete(`session.${sha256(token)}`)
+      const headers = { 'set-cookie': cookie(SESSION_COOKIE, '', { path: cookiePath, maxAgeSeconds: 0, secure }) }
+      // From the consent page ("Not you?"): back to the sign-in page of the same request.
+      const requestId = form.get('request_id') ?? ''
+      const pending = /^[A-Za-z0-9_-]{24}$/.test(requestId) ? ((await state.get(`areq.${requestId}`)) as (PendingRequest & { used?: boolean }) | null) : null
+      if (pending && !pending.used && safeEqual(sha256(csrf), pending.csrfHash)) {
+        const client = await clients.find(pending.clientId)
+        if (client) return signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, headers })
+      }
+      // RP-initiated: only to a URI registered for the client, so this is no open redirect either.
+      const returnTo = form.get('post_logout_redirect_uri')
+      if (returnTo) {
+        const client = await clients.find(form.get('client_id') ?? '')
+        if (!client || !redirectUriMatches(client.redirectUris, returnTo)) return errorPage('Signed out', 'You are signed out. The application asked to return to an address that is not registered for it, so this page stays here.', 400)
+        const target = new URL(returnTo)
+        const stateParam = form.get('state')
+        if (stateParam) target.searchParams.set('state', stateParam)
+        return new Response(null, { status: 302, headers: { location: target.href, 'cache-control': 'no-store', ...headers } })
+      }
+      return signedOutPage(headers)
+    },
+
     async handle(request, context = {}) {
       const url = new URL(request.url)
       if (!url.pathname.startsWith(`${authPath}/`)) return undefined
@@ -600,10 +686,11 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         if (path === OAUTH_PATHS.authorize) return await server.authorize(request, context)
         if (path === OAUTH_PATHS.token) return await server.token(request, context)
         if (path === OAUTH_PATHS.revoke) return await server.revoke(request, context)
+        if (path === OAUTH_PATHS.logout) return await server.logout(request, context)
         return undefined
       } catch (error) {
         report(error)
-        if (path === OAUTH_PATHS.authorize) return errorPage('Something went wrong', 'The server could not complete this step. Try again in a moment.', 500)
+        if (path === OAUTH_PATHS.authorize || path === OAUTH_PATHS.logout) return errorPage('Something went wrong', 'The server could not complete this step. Try again in a moment.', 500)
         return oauthError('server_error', 'The server could not complete the request; try again', 500)
       }
     },
@@ -624,3 +711,17 @@ function redirectHost(uri: string): string {
 
 // A valid scrypt hash of a random password: verifying against it costs what a real check costs.
 const DUMMY_HASH = 'scrypt$N=131072,r=8,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+
+/** RFC 6749 §2.3.1 Basic credentials: base64 of form-url-encoded `client_id:client_secret`; null when malformed. */
+function parseBasic(value: string): { id: string; secret: string } | null {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) return null
+  const decoded = Buffer.from(value, 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon < 0) return null
+  try {
+    const form = (part: string) => decodeURIComponent(part.replace(/\+/g, ' '))
+    return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) }
+  } catch {
+    return null // a malformed %-escape
+  }
+}

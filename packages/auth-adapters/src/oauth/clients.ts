@@ -94,6 +94,10 @@ export function parseRegistration(body: unknown, supportedScopes: readonly strin
     throw new RegistrationError('invalid_client_metadata', 'token_endpoint_auth_method must be "none", "client_secret_basic" or "client_secret_post"')
   const name = m.client_name === undefined ? 'Unnamed client' : m.client_name
   if (typeof name !== 'string' || name.trim().length === 0 || name.length > 200) throw new RegistrationError('invalid_client_metadata', 'client_name must be a string of 1 to 200 characters')
+  // A trailing U+202E turned the consent sentence around ("returning to evil.example" read
+  // backwards): no control, format (bidi overrides, isolates, zero-width…) or separator characters.
+  const hidden = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.exec(name)
+  if (hidden) throw new RegistrationError('invalid_client_metadata', `client_name must not contain control or format characters (U+${hidden[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} at position ${hidden.index})`)
   let scope: string | null = null
   if (m.scope !== undefined) {
     if (typeof m.scope !== 'string') throw new RegistrationError('invalid_client_metadata', 'scope must be a space-separated string')

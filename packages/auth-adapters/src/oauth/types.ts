@@ -4,6 +4,7 @@
  * @module oauth/types
  */
 import type { AccountStore, AuthStateStore, Clock, Meter } from '@litho/core/contracts'
+import type { PasswordVerifier } from '../password-pool.js'
 
 /** The scopes of the Litho API: `read` for reads, `write` for changes. */
 export const SCOPES = ['read', 'write'] as const
@@ -62,8 +63,21 @@ export interface AuthorizationServerOptions {
   sessionTtlSeconds?: number
   /** How long a dynamically registered client stays without being used. @default 7776000 (90 days) */
   clientTtlSeconds?: number
-  /** Sign-in attempts per email and per client address in 15 minutes. @default 10 */
+  /**
+   * Sign-in attempts per (email, client address) in 15 minutes; failures of the pair also wait
+   * longer and longer (3 free, then 1 s, 2 s, 4 s … up to 15 min). A success gives its attempt back.
+   * @default 10
+   */
   signInAttempts?: number
+  /** Sign-in attempts (successes too) per client address in 15 minutes. @default 60 */
+  signInsPerAddress?: number
+  /** Sign-in attempts (successes too) per email, from all addresses together, in 15 minutes. @default 100 */
+  signInsPerAccount?: number
+  /**
+   * Checks passwords. @default the process-wide pool of `sharedPasswordPool()`: one hash at a
+   * time on a thread of its own, 4 waiting, the rest answered 503 with `Retry-After`.
+   */
+  passwordVerifier?: PasswordVerifier
   /** Dynamic registrations per client address per hour. @default 30 */
   registrationsPerHour?: number
   /** Mark cookies Secure. @default true when `authUrl` is https */

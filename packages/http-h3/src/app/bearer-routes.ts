@@ -180,5 +180,6 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
     }
     // No CORS on the authorization endpoint (RFC 9700): it is for browsers' top-level navigation.
     app.all(OAUTH_PATHS.authorize, guard((event) => oauth.authorize(event.req, context(event))))
+    app.all(OAUTH_PATHS.logout, guard((event) => oauth.logout(event.req, context(event))))
   }
 }
