@@ -78,9 +78,9 @@ export function parseOverrides(input: OverrideInput | readonly OverrideInput[] |
       }
     } else {
       const where = Array.isArray(input) ? `[${index}]` : ''
-      throw new LithoError('ERR_INVALID_OVERRIDE', 'Overrides must be a query string or an object of "key.field" values', {
-        issues: [{ path: where, message: `expected a query string or an object, received ${Array.isArray(one) ? 'an array' : typeof one}` }],
-      })
+      const issues = [{ path: where, message: `expected a query string or an object, received ${Array.isArray(one) ? 'an array' : typeof one}` }]
+      // The message names the position too: in a list, which input was wrong.
+      throw new LithoError('ERR_INVALID_OVERRIDE', `Overrides must be a query string or an object of "key.field" values: ${formatIssues(issues)}`, { issues })
     }
   })
   return { entries: [...entries.values()], ignored: [...ignored.values()] }

@@ -64,11 +64,18 @@ export function paintStyle(paint: Paint | undefined): Record<string, string> {
   if (paint === undefined) return {}
   if (typeof paint === 'string') return { backgroundColor: paint }
   const stops = paint.stops.map((s) => `${s.color} ${round(s.offset * 100)}%`).join(', ')
-  if (paint.type === 'linear') return { backgroundImage: `linear-gradient(${paint.angle}deg, ${stops})` }
+  if (paint.type === 'linear') return { backgroundImage: `linear-gradient(${css(paint.angle % 360)}deg, ${stops})` }
   return { backgroundImage: `radial-gradient(circle farthest-corner at ${round(paint.center.x * 100)}% ${round(paint.center.y * 100)}%, ${stops})` }
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000
+
+/**
+ * A number for a CSS string. satori's CSS parser reads no exponent: `String(5e-324)` is
+ * "5e-324" and `rotate(1e-7deg)` fails the whole layout ("Invalid unit"). Rounded to 3
+ * decimals and kept within ±1e6, a number always prints as plain decimals.
+ */
+const css = (n: number): number => round(Math.max(-1e6, Math.min(1e6, n)))
 
 function radiusStyle(radius: Component['radius']): Record<string, number> {
   if (radius === undefined) return {}
@@ -101,10 +108,10 @@ function boxStyle(component: Component, inFlow: boolean): Record<string, unknown
     height: component.height,
     display: 'flex',
     boxSizing: 'border-box',
-    ...(component.rotation ? { transform: `rotate(${component.rotation}deg)`, transformOrigin: '50% 50%' } : {}),
+    ...(component.rotation ? { transform: `rotate(${css(component.rotation % 360)}deg)`, transformOrigin: '50% 50%' } : {}),
     ...(component.opacity < 1 ? { opacity: component.opacity } : {}),
     ...(component.border && component.border.width > 0
-      ? { border: `${component.border.width}px ${component.border.style} ${component.border.color}` }
+      ? { border: `${css(component.border.width)}px ${component.border.style} ${component.border.color}` }
       : {}),
     ...radiusStyle(component.radius),
   }
@@ -141,7 +148,7 @@ export function textStyle(component: TextComponent, familyFor: PreparedAssets['f
     ...(component.stroke && component.stroke.width > 0
       ? { WebkitTextStrokeWidth: component.stroke.width, WebkitTextStrokeColor: component.stroke.color }
       : {}),
-    ...(component.shadow ? { textShadow: `${component.shadow.x}px ${component.shadow.y}px ${component.shadow.blur}px ${component.shadow.color}` } : {}),
+    ...(component.shadow ? { textShadow: `${css(component.shadow.x)}px ${css(component.shadow.y)}px ${css(component.shadow.blur)}px ${component.shadow.color}` } : {}),
   }
 }
 
@@ -212,7 +219,7 @@ function imageElement(component: ImageComponent, assets: PreparedAssets, inFlow:
     prepared
       ? {
           backgroundImage: `url(${prepared.dataUri})`,
-          backgroundSize: `${width}px ${height}px`,
+          backgroundSize: `${css(width)}px ${css(height)}px`,
           // The image exactly fills its box, so repeats never show; with no-repeat satori
           // would make the pattern tile twice as wide and tall (4x the pixels for resvg).
           backgroundRepeat: 'repeat',
@@ -261,7 +268,7 @@ function shapeElement(component: ShapeComponent, inFlow: boolean): SatoriElement
                 top: (component.height - stroke.width) / 2,
                 width: component.width,
                 height: 0,
-                borderTop: `${stroke.width}px ${stroke.style} ${stroke.color}`,
+                borderTop: `${css(stroke.width)}px ${stroke.style} ${stroke.color}`,
               },
             },
           },
@@ -277,7 +284,7 @@ function shapeElement(component: ShapeComponent, inFlow: boolean): SatoriElement
         ...base,
         ...paintStyle(component.fill),
         ...(component.stroke && component.stroke.width > 0
-          ? { border: `${component.stroke.width}px ${component.stroke.style} ${component.stroke.color}` }
+          ? { border: `${css(component.stroke.width)}px ${component.stroke.style} ${component.stroke.color}` }
           : {}),
         ...(component.shape === 'ellipse' ? { borderRadius: '50%' } : {}),
       },
@@ -316,7 +323,40 @@ const JUSTIFY_CONTENT = {
   'space-evenly': 'space-evenly',
 } as const
 
-function groupElement(component: GroupComponent, assets: PreparedAssets, inFlow: boolean): SatoriElement {
+/**
+ * Where a component list sits on the canvas, when that is known before layout: the canvas
+ * position of the list's origin (through unrotated, absolutely placed ancestors), the
+ * stage's scale, and the canvas size. `undefined` inside auto-layout or rotated groups.
+ */
+interface Frame { x: number; y: number; scale: number; width: number; height: number }
+
+/**
+ * True when a component that paints only inside its own box (an image, a code, a clipping
+ * group) lies wholly outside the canvas, rotated or not: it would paint nothing. resvg
+ * 2.6.2 aborts the whole process (an uncatchable Rust panic) on a clipped image that is
+ * transformed entirely outside the canvas (thx/resvg-js#413), so such components are
+ * left out of the tree; leaving them out changes no pixel.
+ */
+function offCanvas(component: Component, frame: Frame | undefined): boolean {
+  if (!frame) return false
+  const clipped = component.type === 'image' || component.type === 'qrcode' || component.type === 'barcode' || (component.type === 'group' && component.clip)
+  if (!clipped) return false
+  // The circle around the box contains it at any rotation about its centre.
+  const cx = frame.x + (component.x + component.width / 2) * frame.scale
+  const cy = frame.y + (component.y + component.height / 2) * frame.scale
+  const r = (Math.hypot(component.width, component.height) / 2) * frame.scale + 1
+  return cx + r < 0 || cy + r < 0 || cx - r > frame.width || cy - r > frame.height
+}
+
+/** The frame of a group's children: known only for an unrotated group without auto-layout. */
+function childFrame(component: GroupComponent, frame: Frame | undefined): Frame | undefined {
+  if (!frame || component.layout || component.rotation % 360 !== 0) return undefined
+  // Absolute children are placed from the padding edge, inside the border.
+  const border = component.border?.width ?? 0
+  return { ...frame, x: frame.x + (component.x + border) * frame.scale, y: frame.y + (component.y + border) * frame.scale }
+}
+
+function groupElement(component: GroupComponent, assets: PreparedAssets, inFlow: boolean, frame?: Frame): SatoriElement {
   const layout = component.layout
   const pad = layout ? paddingOf(layout.padding) : undefined
   return {
@@ -338,16 +378,17 @@ function groupElement(component: GroupComponent, assets: PreparedAssets, inFlow:
             }
           : {}),
       },
-      children: componentElements(component.children, assets, layout !== undefined),
+      children: componentElements(component.children, assets, layout !== undefined, inFlow ? undefined : childFrame(component, frame)),
     },
   }
 }
 
 /** Elements for visible components, in paint order. Children of an auto-layout group are in flow. */
-export function componentElements(components: readonly Component[], assets: PreparedAssets, inFlow = false): SatoriElement[] {
+export function componentElements(components: readonly Component[], assets: PreparedAssets, inFlow = false, frame?: Frame): SatoriElement[] {
   const out: SatoriElement[] = []
   for (const component of components) {
     if (!component.visible) continue
+    if (!inFlow && offCanvas(component, frame)) continue
     switch (component.type) {
       case 'text':
         out.push(textElement(component, assets, inFlow))
@@ -363,7 +404,7 @@ export function componentElements(components: readonly Component[], assets: Prep
         out.push(codeElement(component, assets, inFlow))
         break
       case 'group':
-        out.push(groupElement(component, assets, inFlow))
+        out.push(groupElement(component, assets, inFlow, frame))
         break
     }
   }
@@ -372,7 +413,7 @@ export function componentElements(components: readonly Component[], assets: Prep
 
 /** The whole tree: the canvas, and the document's layout (scaled and centred for variations without patches). */
 export function buildTree(components: readonly Component[], stage: Stage, assets: PreparedAssets): SatoriElement {
-  const children = componentElements(components, assets)
+  const children = componentElements(components, assets, false, { x: stage.offsetX, y: stage.offsetY, scale: stage.scale, width: stage.width, height: stage.height })
   const scaled = stage.scale !== 1 || stage.offsetX !== 0 || stage.offsetY !== 0
   return {
     type: 'div',
@@ -392,7 +433,7 @@ export function buildTree(components: readonly Component[], stage: Stage, assets
                   top: stage.offsetY,
                   width: stage.layoutWidth,
                   height: stage.layoutHeight,
-                  transform: `scale(${stage.scale})`,
+                  transform: `scale(${css(stage.scale)})`,
                   transformOrigin: '0 0',
                 },
                 children,

@@ -8,7 +8,7 @@ import bwipjs from 'bwip-js/node'
 import QRCode from 'qrcode'
 import { LithoError } from '../errors.js'
 import { createLruCache } from '../_internal/lru.js'
-import type { BarcodeComponent, QrCodeComponent } from '../design/schema.js'
+import { describeReceived, type BarcodeComponent, type QrCodeComponent } from '../design/schema.js'
 
 /** An SVG document with its natural size. */
 export interface VectorCode {
@@ -36,7 +36,8 @@ export function qrCodeSvg(component: Pick<QrCodeComponent, 'key' | 'value' | 'co
   try {
     qr = QRCode.create(component.value, { errorCorrectionLevel: component.errorCorrection })
   } catch (error) {
-    throw new LithoError('ERR_RENDER_FAILED', `${component.key}: cannot encode the value as a QR code: ${(error as Error).message}`, { cause: error })
+    // Bad input, not a failed render: prepareCodes names the field (and whether an override set it).
+    throw new LithoError('ERR_INVALID_DESIGN', `expected a value a QR code can hold with error correction ${component.errorCorrection}: ${(error as Error).message}`, { cause: error })
   }
   const n = qr.modules.size
   const m = component.margin
@@ -84,7 +85,7 @@ function bwipSvg(component: Pick<BarcodeComponent, 'key' | 'value' | 'symbology'
   } catch (error) {
     // bwip-js errors read like "bwipp.ean13badLength: EAN-13 must be 12 or 13 digits".
     const reason = String((error as Error).message ?? error).replace(/^bwipp\.\w+:\s*/, '')
-    throw new LithoError('ERR_RENDER_FAILED', `${component.key}: cannot encode "${component.value}" as ${component.symbology}: ${reason}`, { cause: error })
+    throw new LithoError('ERR_INVALID_DESIGN', `expected a value ${component.symbology} can encode, received ${describeReceived(component.value)}: ${reason}`, { cause: error })
   }
 }
 

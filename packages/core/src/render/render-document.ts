@@ -15,7 +15,7 @@ import { isOpaqueColor } from '../design/color.js'
 import type { Paint } from '../design/schema.js'
 import { resolveVariation } from '../design/variations.js'
 import { buildTree, innerSize, textNodeKey, twinNodeKey, type PreparedAssets } from './build-tree.js'
-import { barcodeSvg, qrCodeSvg, svgDataUri, type VectorCode } from './codes.js'
+import { prepareCodes } from './prepare-codes.js'
 import { rasterize } from './encode.js'
 import { fitTexts } from './fit-text.js'
 import { selectFonts, type FontFetcher, type TextRun } from './fonts/font-library.js'
@@ -110,23 +110,13 @@ async function prepareImages(components: readonly Component[], scale: number, im
   return prepared
 }
 
-function prepareCodes(components: readonly Component[]): Map<string, VectorCode & { uri: string }> {
-  const codes = new Map<string, VectorCode & { uri: string }>()
-  for (const c of components) {
-    let code: VectorCode | undefined
-    if (c.type === 'qrcode') code = qrCodeSvg(c)
-    else if (c.type === 'barcode') code = barcodeSvg({ ...c, ...innerSize(c) })
-    if (code) codes.set(c.key, { ...code, uri: svgDataUri(code.svg) })
-  }
-  return codes
-}
-
 /**
  * Renders a design document to bytes. `document` may be raw JSON (it is validated) or
  * the output of `validateDesign`.
  *
  * @throws LithoError ERR_INVALID_DESIGN, ERR_INVALID_OVERRIDE, ERR_UNKNOWN_VARIATION,
  * ERR_INVALID_RENDER_OPTION, ERR_IMAGE_FETCH, ERR_IMAGE_INVALID, ERR_FONT_FETCH, ERR_RENDER_FAILED
+ * (a QR or barcode value that cannot be encoded is ERR_INVALID_DESIGN or ERR_INVALID_OVERRIDE)
  */
 export async function renderDocument(document: unknown, options: RenderOptions, context: RenderContext): Promise<RenderResult> {
   const { format, quality } = resolveOutputOptions(options)
@@ -143,7 +133,7 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
     selectFonts(runs, doc.fonts, context.fetchFont),
     prepareImages(visible, resolved.scale, context.images),
   ])
-  const codes = prepareCodes(visible)
+  const codes = prepareCodes(doc, visible, 'applied' in applied ? applied.applied : [])
   const fitted = await fitTexts(texts, fonts)
   warnings.push(...fitted.warnings)
 

@@ -93,6 +93,12 @@ describe('parseOverrides', () => {
   it('rejects input that is neither a query nor an object', () => {
     expect(catchError(() => parseOverrides(42 as never)).code).toBe('ERR_INVALID_OVERRIDE')
   })
+
+  it('a list [true] of overrides is refused with a message naming position [0]', () => {
+    const error = catchError(() => parseOverrides([true] as never))
+    expect(error.issues).toEqual([{ path: '[0]', message: 'expected a query string or an object, received boolean' }])
+    expect(error.message).toContain('[0]: expected a query string or an object, received boolean')
+  })
 })
 
 describe('applyOverrides', () => {

@@ -242,9 +242,32 @@ describe('errors and limits', () => {
     await expectLithoError(renderer.render(doc), 'ERR_IMAGE_INVALID', /^hero: /)
   })
 
-  it('render › a value that cannot be encoded as a barcode names the component', async () => {
+  it('render › an ean13 barcode with value "ABC" is refused as ERR_INVALID_DESIGN naming components[0].value, not a failed render', async () => {
     const doc = simple({ components: [{ type: 'barcode', key: 'ean', width: 200, height: 80, value: 'ABC', symbology: 'ean13' }] })
-    await expectLithoError(renderer.render(doc), 'ERR_RENDER_FAILED', /^ean: cannot encode "ABC" as ean13/)
+    const error = await expectLithoError(renderer.render(doc), 'ERR_INVALID_DESIGN', /components\[0\]\.value: expected a value ean13 can encode, received "ABC"/)
+    expect(error.issues).toEqual([{ path: 'components[0].value', message: expect.stringContaining('ean13') }])
+  })
+
+  it('render › a linear gradient at angle 5e-324 and a rotation of 1e-7 render (satori reads no exponent in CSS numbers)', async () => {
+    const doc = simple({ components: [{ type: 'shape', key: 's', width: 50, height: 50, rotation: 1e-7, fill: { type: 'linear', angle: 5e-324, stops: [{ offset: 0, color: '#000' }, { offset: 1, color: '#fff' }] } }] })
+    expect((await renderer.render(doc, { format: 'png' })).format).toBe('png')
+  })
+
+  it('render › a QR code rotated 30° wholly below a 50x50 canvas renders instead of aborting the process (resvg panic)', async () => {
+    const doc = simple({ width: 50, height: 50, components: [{ type: 'qrcode', key: 'qr', y: 100, width: 56, height: 147, rotation: 30, value: 'SS', margin: 15 }] })
+    expect((await renderer.render(doc, { format: 'png' })).format).toBe('png')
+  })
+
+  it('render › an override ean.value=ABC is refused as ERR_INVALID_OVERRIDE naming ean.value', async () => {
+    const doc = simple({ components: [{ type: 'group', key: 'g', width: 300, height: 100, children: [{ type: 'barcode', key: 'ean', width: 200, height: 80, value: '4006381333931', symbology: 'ean13' }] }] })
+    const error = await expectLithoError(renderer.render(doc, { overrides: 'ean.value=ABC' }), 'ERR_INVALID_OVERRIDE', /ean\.value: expected a value ean13 can encode/)
+    expect(error.issues.map((issue) => issue.path)).toEqual(['ean.value'])
+  })
+
+  it('render › a 2900-character QR value at error correction H (over its capacity) is refused as ERR_INVALID_DESIGN naming the value', async () => {
+    const doc = simple({ components: [{ type: 'qrcode', key: 'qr', width: 200, height: 200, value: 'x'.repeat(2900), errorCorrection: 'H' }] })
+    const error = await expectLithoError(renderer.render(doc), 'ERR_INVALID_DESIGN', /components\[0\]\.value: expected a value a QR code can hold with error correction H/)
+    expect(error.issues[0]?.path).toBe('components[0].value')
   })
 })
 
