@@ -4,9 +4,12 @@
  * clients (the initialize handshake) from one per-request server factory.
  *
  * Order per request: CORS preflight (never authenticated) → Origin check (browsers only: 403
- * for a page of another origin) → bearer token for the MCP resource (401 with
- * `resource_metadata` of the MCP's own protected-resource document) → the SDK, whose per-tool scope challenge answers 403 `insufficient_scope`
- * when a `read` token calls a changing tool.
+ * for a page of another origin) → bearer token issued for the MCP endpoint URI (what SDKs ask
+ * for after discovering `/.well-known/oauth-protected-resource/api/mcp`) or for the API base
+ * address (the token of interface.md §5), both this server's resources; any other audience or
+ * issuer is a 401 with `resource_metadata` of the MCP's own protected-resource document → the
+ * SDK, whose per-tool scope challenge answers 403 `insufficient_scope` when a `read` token
+ * calls a changing tool.
  *
  * @module mcp/mcp-route
  */
@@ -58,13 +61,13 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
     const origin = request.headers.get('origin')
     if (origin !== null && !origins.has(origin)) return withBearerCors(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
     try {
-      const { principal, user } = await requireBearerUser(request, { verifier: options.verifier, accounts: options.accounts, resource, resourceMetadataUrl, scope: 'read' })
+      const { principal, user } = await requireBearerUser(request, { verifier: options.verifier, accounts: options.accounts, resource: [resource, options.baseUrl], resourceMetadataUrl, scope: 'read' })
       const authInfo: AuthInfo = {
         token: '',
         clientId: principal.clientId,
         scopes: principal.scopes,
         expiresAt: Math.floor(principal.expiresAt.getTime() / 1000),
-        resource: new URL(resource),
+        resource: new URL(principal.audience),
         resourceMetadataUrl,
         extra: { account: { id: user.id, plan: user.plan } },
       }
