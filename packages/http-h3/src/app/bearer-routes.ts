@@ -28,8 +28,8 @@ import { getRouterParam, type H3, type H3Event } from 'h3'
 import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerCors, type Scope } from './bearer.js'
 import { mountExportJobRoutes } from './export-job-routes.js'
 import { mountExportRoutes } from './export-routes.js'
-import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
-import { errorJson, json, toErrorResponse } from './respond.js'
+import { readJsonBody } from './read-json-body.js'
+import { json, toErrorResponse } from './respond.js'
 
 /** What the bearer routes need. */
 export interface BearerRouteOptions {
@@ -88,7 +88,7 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
       return withBearerCors(await fn(event, { id: user.id, plan: user.plan }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      return verifierUnavailableResponse(error, report) ?? withBearerCors(error instanceof BodyTooLargeError ? errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' }) : toErrorResponse(error, report))
+      return verifierUnavailableResponse(error, report) ?? withBearerCors(toErrorResponse(error, report))
     }
   }
   const preflight = (methods: string) => () => bearerPreflight(methods)

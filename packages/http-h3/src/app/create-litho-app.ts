@@ -29,9 +29,9 @@ import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
 import { mountBearerRoutes } from './bearer-routes.js'
 import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
-import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
+import { readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
-import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
+import { json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
 import { serveStoredFile } from './serve-file.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
@@ -53,7 +53,7 @@ export interface LithoAppOptions {
   renderUrl: string
   /** `{auth_url}`: the authorization server. @default baseUrl */
   authUrl?: string
-  /** Largest JSON body of a render POST, a bulk or an export, in bytes. @default 2 MiB */
+  /** Largest JSON body of a render POST, a bulk, an export or an MCP message, in bytes (413 beyond it, without reading the rest). @default 2 MiB */
   maxBodyBytes?: number
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
@@ -125,7 +125,6 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     try {
       return await fn(event)
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' })
       return toErrorResponse(error, report)
     }
   }
@@ -198,6 +197,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       verifier,
       baseUrl,
       renderUrl,
+      maxBodyBytes,
       ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
       report,
     })

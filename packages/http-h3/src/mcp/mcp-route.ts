@@ -15,11 +15,11 @@
  */
 import type { Clock, PlanId, Renderer } from '@litho/core'
 import type { AccountStore, DesignStore } from '@litho/core/contracts'
-import type { BearerVerifier } from '@litho/auth-adapters'
+import { readBody, type BearerVerifier } from '@litho/auth-adapters'
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
 import type { H3 } from 'h3'
 import { BearerChallenge, bearerPreflight, requireBearerUser, verifierUnavailableResponse, withBearerCors } from '../app/bearer.js'
-import { errorJson, json } from '../app/respond.js'
+import { json, toErrorResponse } from '../app/respond.js'
 import { createLithoMcpServer } from './tools.js'
 
 /** The path of the MCP endpoint, relative to `{base_url}`. */
@@ -34,6 +34,8 @@ export interface McpRouteOptions {
   verifier: BearerVerifier
   baseUrl: string
   renderUrl: string
+  /** Largest body of a POST, in bytes (the SDK would read any size): a design document fits in the app's JSON limit. */
+  maxBodyBytes: number
   /** Origins (besides `{base_url}`'s own) whose browser pages may call the endpoint. */
   allowedOrigins?: string[]
   report: (error: unknown) => void
@@ -71,13 +73,27 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
         resourceMetadataUrl,
         extra: { account: { id: user.id, plan: user.plan } },
       }
-      return withBearerCors(await handler.fetch(request, { authInfo }))
+      return withBearerCors(await handler.fetch(await bounded(request, options.maxBodyBytes), { authInfo }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      const unavailable = verifierUnavailableResponse(error, options.report)
-      if (unavailable) return unavailable
-      options.report(error)
-      return withBearerCors(errorJson(500, 'internal error', { code: 'ERR_INTERNAL' }))
+      // A body over the limit is a 413; anything else unexpected is a reported 500.
+      return verifierUnavailableResponse(error, options.report) ?? withBearerCors(toErrorResponse(error, options.report))
     }
   })
+}
+
+/**
+ * `request` with its body read through the shared limit (after authentication, so only a
+ * token holder can make the server buffer up to the limit): the SDK reads bodies whole.
+ *
+ * @throws BodyTooLargeError over `limit` bytes, before the SDK sees anything.
+ */
+async function bounded(request: Request, limit: number): Promise<Request> {
+  if (request.body === null) return request
+  const body = await readBody(request, limit)
+  const headers = new Headers(request.headers)
+  // The body is now a known buffer: its framing headers are the new request's to set.
+  headers.delete('content-length')
+  headers.delete('transfer-encoding')
+  return new Request(request.url, { method: request.method, headers, ...(body && body.byteLength > 0 ? { body } : {}), signal: request.signal })
 }
