@@ -17,7 +17,7 @@ function endless(chunkBytes = 1024) {
   return { stream, state }
 }
 
-const post = (body: BodyInit | null, headers: Record<string, string> = {}) => new Request('http://x.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit)
+const post = (body: ReadableStream<Uint8Array> | string | null, headers: Record<string, string> = {}) => new Request('http://x.test/', { method: 'POST', body, headers, duplex: 'half' } as RequestInit)
 
 describe('readBody', () => {
   it('an endless chunked body is refused once it passes the limit, and its stream is cancelled', async () => {
