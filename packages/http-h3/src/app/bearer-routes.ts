@@ -25,7 +25,7 @@ import {
 import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
 import { OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
-import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerCors, type Scope } from './bearer.js'
+import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerHeaders, type Scope } from './bearer.js'
 import { mountExportJobRoutes } from './export-job-routes.js'
 import { mountExportRoutes } from './export-routes.js'
 import { readJsonBody } from './read-json-body.js'
@@ -85,10 +85,10 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   const route: BearerRoute = (scope, fn) => async (event) => {
     try {
       const { user } = await requireBearerUser(event.req, { verifier: options.verifier, accounts: options.accounts, resource: baseUrl, resourceMetadataUrl, scope })
-      return withBearerCors(await fn(event, { id: user.id, plan: user.plan }))
+      return withBearerHeaders(await fn(event, { id: user.id, plan: user.plan }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      return verifierUnavailableResponse(error, report) ?? withBearerCors(toErrorResponse(error, report))
+      return verifierUnavailableResponse(error, report) ?? withBearerHeaders(toErrorResponse(error, report))
     }
   }
   const preflight = (methods: string) => () => bearerPreflight(methods)

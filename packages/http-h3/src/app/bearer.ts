@@ -44,7 +44,7 @@ export class BearerChallenge extends Error {
   /** The JSON response: `{ success: false, message }` with the challenge header. */
   toResponse(): Response {
     const code = this.status === 400 ? 'ERR_INVALID_REQUEST' : this.status === 401 ? 'ERR_UNAUTHORIZED' : 'ERR_INSUFFICIENT_SCOPE'
-    return json({ success: false, message: this.message, code }, this.status, { ...BEARER_CORS_HEADERS, 'www-authenticate': this.challenge })
+    return withBearerHeaders(json({ success: false, message: this.message, code }, this.status, { 'www-authenticate': this.challenge }))
   }
 }
 
@@ -127,9 +127,17 @@ export function protectedResourceMetadata(options: { resource: string; authoriza
   )
 }
 
-/** Adds the bearer CORS headers to `response` (returned for chaining). */
-export function withBearerCors(response: Response): Response {
+/**
+ * Adds what every bearer-endpoint response carries (returned for chaining): the CORS headers,
+ * and `Cache-Control: no-store`, since each answer is one user's data (or a key's secret) that
+ * no browser or shared cache may keep (RFC 6750 §5.3, RFC 9111 §5.2.2.5).
+ *
+ * @example
+ * return withBearerHeaders(json(await listDesigns(services, query)))
+ */
+export function withBearerHeaders(response: Response): Response {
   for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+  if (!/\bno-store\b/i.test(response.headers.get('cache-control') ?? '')) response.headers.set('cache-control', 'no-store')
   return response
 }
 
@@ -153,5 +161,5 @@ export async function requireBearerUser(
 export function verifierUnavailableResponse(error: unknown, report: (error: unknown) => void): Response | undefined {
   if (!(error instanceof BearerVerifierUnavailableError)) return undefined
   report(error)
-  return withBearerCors(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
+  return withBearerHeaders(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
 }

@@ -140,6 +140,8 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     })
 
   const app = new H3()
+  // Mounted into another app (even at '/'), this middleware still runs for our routes.
+  app.use(withSecurityHeaders)
   app.get(
     '/v1/:designId',
     renderRoute('get-render', async (event) => ({ params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })),
@@ -204,6 +206,28 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   }
   app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
   return app
+}
+
+/**
+ * `X-Content-Type-Options: nosniff` on every response of the app (JSON, HTML pages, images,
+ * stored files, errors): a browser must never guess a stored file or an error to be HTML or
+ * script. In one place, so no route can forget it.
+ */
+async function withSecurityHeaders(event: H3Event, next: () => unknown): Promise<unknown> {
+  // For handlers that return a value rather than a Response, and h3's own errors (a 404, a malformed URL).
+  event.res.headers.set('x-content-type-options', 'nosniff')
+  event.res.errHeaders.set('x-content-type-options', 'nosniff')
+  const result = await next()
+  if (!(result instanceof Response)) return result
+  try {
+    result.headers.set('x-content-type-options', 'nosniff')
+    return result
+  } catch {
+    // A Response with immutable headers (one a handler passed through from fetch): copy it.
+    const headers = new Headers(result.headers)
+    headers.set('x-content-type-options', 'nosniff')
+    return new Response(result.body, { status: result.status, statusText: result.statusText, headers })
+  }
 }
 
 /** Splits a POST body into render parameters (`format`… also accepted there) and overrides. */

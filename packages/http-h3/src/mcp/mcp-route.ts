@@ -18,7 +18,7 @@ import type { AccountStore, DesignStore } from '@litho/core/contracts'
 import { readBody, type BearerVerifier } from '@litho/auth-adapters'
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
 import type { H3 } from 'h3'
-import { BearerChallenge, bearerPreflight, requireBearerUser, verifierUnavailableResponse, withBearerCors } from '../app/bearer.js'
+import { BearerChallenge, bearerPreflight, requireBearerUser, verifierUnavailableResponse, withBearerHeaders } from '../app/bearer.js'
 import { json, toErrorResponse } from '../app/respond.js'
 import { createLithoMcpServer } from './tools.js'
 
@@ -61,7 +61,7 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
     if (request.method === 'OPTIONS') return bearerPreflight('GET, POST, DELETE, OPTIONS')
     // Streamable HTTP (2026-07-28): a browser's Origin must be one we serve (DNS rebinding), checked first.
     const origin = request.headers.get('origin')
-    if (origin !== null && !origins.has(origin)) return withBearerCors(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
+    if (origin !== null && !origins.has(origin)) return withBearerHeaders(json({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Origin ${origin} is not allowed` } }, 403))
     try {
       const { principal, user } = await requireBearerUser(request, { verifier: options.verifier, accounts: options.accounts, resource: [resource, options.baseUrl], resourceMetadataUrl, scope: 'read' })
       const authInfo: AuthInfo = {
@@ -73,11 +73,11 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
         resourceMetadataUrl,
         extra: { account: { id: user.id, plan: user.plan } },
       }
-      return withBearerCors(await handler.fetch(await bounded(request, options.maxBodyBytes), { authInfo }))
+      return withBearerHeaders(await handler.fetch(await bounded(request, options.maxBodyBytes), { authInfo }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
       // A body over the limit is a 413; anything else unexpected is a reported 500.
-      return verifierUnavailableResponse(error, options.report) ?? withBearerCors(toErrorResponse(error, options.report))
+      return verifierUnavailableResponse(error, options.report) ?? withBearerHeaders(toErrorResponse(error, options.report))
     }
   })
 }
