@@ -59,9 +59,21 @@ export function processFixture(prefix: string) {
   return { data, litho, seed, serve, cleanup }
 }
 
-/** Resident memory of process `pid` in bytes (Linux). */
-export function rssOf(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  if (!match) throw new Error(`no VmRSS for process ${pid}`)
+/** A field of /proc/<pid>/status in bytes: `VmRSS` (resident now) or `VmHWM` (its peak). */
+function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  if (!match) throw new Error(`no ${field} for process ${pid}`)
   return Number(match[1]) * 1024
+}
+
+/**
+ * How far the resident memory of process `pid` rose above where it was while `during` ran:
+ * the kernel's own peak (VmHWM, reset first through /proc/<pid>/clear_refs), so no spike is
+ * missed between samples (Linux).
+ */
+export async function rssGrowthDuring<T>(pid: number, during: () => Promise<T>): Promise<{ result: T; grewBy: number }> {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5')
+  const before = statusBytes(pid, 'VmRSS')
+  const result = await during()
+  return { result, grewBy: statusBytes(pid, 'VmHWM') - before }
 }

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Browser } from './_browser.js'
-import { processFixture, rssOf } from './_process.js'
+import { processFixture, rssGrowthDuring } from './_process.js'
 
 const MB = 1024 * 1024
 const ATTACK_BYTES = 100 * MB
@@ -47,23 +47,17 @@ function authorizeUrl(): string {
 }
 
 /**
- * Sends the attack with `send` while sampling the server's RSS; returns the response, what the
- * client had uploaded when it arrived, and how far the server's RSS rose above its baseline.
+ * Sends the attack with `send`; returns the response, what the client had uploaded when it
+ * arrived, and how far the server's resident memory rose at its peak.
  */
 async function attack(send: (body: ReadableStream<Uint8Array>) => Promise<Response>, fill?: string) {
-  const baseline = rssOf(server.child.pid!)
-  let peak = baseline
-  const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server.child.pid!))), 5)
   const { stream, counter } = hugeBody(fill)
-  try {
+  const { result, grewBy } = await rssGrowthDuring(server.child.pid!, async () => {
     const response = await send(stream)
     const sentAtResponse = counter.sent
-    const body = await response.text()
-    peak = Math.max(peak, rssOf(server.child.pid!))
-    return { response, body, sentAtResponse, grewBy: peak - baseline }
-  } finally {
-    clearInterval(sampler)
-  }
+    return { response, sentAtResponse, body: await response.text() }
+  })
+  return { ...result, grewBy }
 }
 
 const post = (path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string>) => fetch(`${base}${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit)
