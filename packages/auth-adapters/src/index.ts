@@ -14,4 +14,5 @@ export {
   type RenderKeyAuthenticatorOptions,
   type RenderKeyPrincipal,
 } from './authenticate-render-key.js'
+export { BodyTooLargeError, readBody, readBodyText } from './read-body.js'
 export * from './oauth/index.js'

@@ -1,6 +1,9 @@
 /**
  * The standalone server behind `litho serve`: the backends chosen by environment variables,
  * a render pool sized to the machine, the app, and a Node HTTP server that stops cleanly.
+ * A request gate answers from the moment the port opens: early requests wait for the app (or
+ * get 503 with `Retry-After`), requests during shutdown get 503 with `Connection: close`, and
+ * `/healthz` (liveness) and `/readyz` (readiness) answer in every state.
  *
  * @module server
  */
@@ -23,6 +26,8 @@ import { createLithoApp } from './app/create-litho-app.js'
 import { errorJson } from './app/respond.js'
 import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
+import { backendChecks, createReadiness } from './readiness.js'
+import { createRequestGate } from './request-gate.js'
 
 /** Options of {@link startLithoServer}. */
 export interface LithoServerOptions {
@@ -44,6 +49,13 @@ export interface LithoServerOptions {
   log?: (line: string) => void
   /** Seconds to wait for in-flight requests on close before cutting connections. @default 30 */
   closeTimeoutSeconds?: number
+  /**
+   * Milliseconds the port stays open on close, answering every new request with 503 and
+   * `Connection: close`, before it stops accepting (ends early once no connection is open).
+   * A request on a keep-alive connection that was idle at the signal gets that 503, not a reset.
+   * @default 1000
+   */
+  closeGraceMs?: number
   /** The webhook retry schedule (delays in ms before each attempt). @default WEBHOOK_RETRY_SCHEDULE_MS */
   webhookRetryScheduleMs?: number[]
   /** The first delay before retrying a transient export failure (doubles per run). @default 2000 */
@@ -85,8 +97,16 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   // Webhook URLs follow the rules of remote images (LITHO_ALLOW_NETWORKS, LITHO_ALLOW_HTTP).
   const policy = networkPolicyFromEnv(env)
 
-  // The port must be known before the file URLs are: listen first, serve once ready.
-  const server: Server = createServer()
+  // The port must be known before the file URLs are: listen first, with a gate that holds
+  // early requests until the app is ready (or answers 503), so none meets silence.
+  const gate = createRequestGate()
+  const server: Server = createServer((req, res) => {
+    if (options.logRequests) {
+      const started = performance.now()
+      res.once('finish', () => log(`${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
+    }
+    gate.listener(req, res)
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 3000, host, () => resolve())
@@ -105,7 +125,9 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     pool = createRenderPool(options.threads ? { threads: options.threads } : {})
     await pool.ready()
   } catch (error) {
+    gate.fail()
     server.close()
+    server.closeIdleConnections()
     await pool?.close()
     await backends?.dispose()
     throw error
@@ -161,16 +183,12 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     onError,
   })
   const app = new H3()
-  app.get('/healthz', () => ({ ok: true }))
   app.mount('', litho)
   app.all('/**', (event) => errorJson(404, `no route for ${event.req.method} ${event.url.pathname}`))
+  const workers = pool
+  const readiness = createReadiness({ checks: backendChecks(backends, () => workers.ready()), report: (name, error) => log(`not ready: ${name}: ${(error as Error)?.message ?? String(error)}`) })
   const handler = toNodeHandler(app)
-  server.on('request', (req, res) => {
-    if (!options.logRequests) return void handler(req, res)
-    const started = performance.now()
-    res.once('finish', () => log(`${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
-    handler(req, res)
-  })
+  gate.open((req, res) => void handler(req, res), () => readiness.check())
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
@@ -178,6 +196,9 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   let closing: Promise<void> | undefined
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      // From here every new request gets 503 with `Connection: close`; those in flight finish.
+      gate.close()
+      await graceBeforeClosing(server, options.closeGraceMs ?? 1000)
       const timeout = setTimeout(() => server.closeAllConnections(), (options.closeTimeoutSeconds ?? 30) * 1000)
       timeout.unref()
       await new Promise<void>((resolve) => {
@@ -193,6 +214,20 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
       await backends!.dispose()
     })())
   return { url, port, backends, pool, oauth: auth.oauth, orgId: auth.orgId, close }
+}
+
+/**
+ * Waits up to `ms` while connections are open. `server.close()` destroys idle keep-alive
+ * connections at once, so a client that sends on one at that moment gets a reset; during the
+ * grace it gets a 503 that closes the connection instead.
+ */
+async function graceBeforeClosing(server: Server, ms: number): Promise<void> {
+  const until = performance.now() + ms
+  while (performance.now() < until) {
+    const open = await new Promise<number>((resolve) => server.getConnections((error, count) => resolve(error ? 0 : count)))
+    if (open === 0) return
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
 }
 
 /** `LITHO_MCP_ALLOWED_ORIGINS`: comma-separated origins of browser pages that may call `/api/mcp`. */

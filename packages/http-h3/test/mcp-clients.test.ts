@@ -21,6 +21,7 @@ import {
 import { UnauthorizedError as UnauthorizedErrorV1, type OAuthClientProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as TransportV1, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { SignJWT, decodeJwt, importJWK, type JWK } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startLithoServer, type LithoServer } from '../src/server.js'
 import { Browser } from './_browser.js'
@@ -458,7 +459,7 @@ describe('scope enforcement', () => {
     expect((await server.backends.designs.listByOwner(userId, { offset: 0, limit: 100 })).items.map((d) => d.name)).not.toContain('Should not exist')
   }, 60_000)
 
-  it('raw HTTP: 401 challenge without a token, unauthenticated preflight, API-audience token refused, foreign Origin refused', async () => {
+  it('raw HTTP: 401 challenge without a token, unauthenticated preflight, foreign Origin refused', async () => {
     const none = await rawMcp()
     expect(none.status).toBe(401)
     expect(none.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prmUrl}", scope="read write"`)
@@ -474,14 +475,6 @@ describe('scope enforcement', () => {
     expect(preflight.headers.get('access-control-allow-methods')).toMatch(/POST/)
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization')
 
-    // A token for the API (`resource=<base>`) is not a token for the MCP endpoint.
-    const api = await manualToken(base)
-    expect((await fetch(`${base}/designs/v2`, { headers: { authorization: `Bearer ${api.access_token}` } })).status).toBe(200)
-    const wrongAudience = await rawMcp({ authorization: `Bearer ${api.access_token}` })
-    expect(wrongAudience.status).toBe(401)
-    expect(wrongAudience.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
-    expect(wrongAudience.headers.get('www-authenticate')).toContain(`resource_metadata="${prmUrl}"`)
-
     // The MCP token works, from no Origin and from the server's own; a foreign browser Origin is refused.
     const mcp = await manualToken(mcpUrl)
     const ok = await rawMcp({ authorization: `Bearer ${mcp.access_token}` })
@@ -493,5 +486,65 @@ describe('scope enforcement', () => {
     expect(evil.headers.get('www-authenticate')).toBeNull()
     // The Origin is checked before the token: a foreign page is refused even without one.
     expect((await rawMcp({ origin: 'https://evil.example' })).status).toBe(403)
+  }, 60_000)
+})
+
+describe('audiences: the token of interface.md §5 (resource = the API base address) and the MCP endpoint\'s own', () => {
+  /** A client that sends `token` as it is, with no OAuth provider (a host that followed the documented flow). */
+  async function connectWithToken(token: string) {
+    const transport = new TransportV2(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
+    const client = new ClientV2({ name: 'litho-test-static', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+    await client.connect(transport)
+    closers.push(() => client.close())
+    return client
+  }
+
+  /** `token` signed again by the org's own key with `claims` changed: a token this server's keys vouch for, but for someone else. */
+  async function resigned(token: string, claims: Record<string, unknown>): Promise<string> {
+    const [stored] = (await server.backends.authState.get(`org.${ORG}.keys`)) as Array<{ kid: string; privateJwk: JWK }>
+    const key = await importJWK(stored!.privateJwk, 'ES256')
+    return new SignJWT({ ...decodeJwt(token), ...claims }).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: stored!.kid }).sign(key)
+  }
+
+  it('the documented flow (code + PKCE, resource = base): tools/list and get_design work at /api/mcp, and the same token at the REST API', async () => {
+    const api = await manualToken(base)
+    expect(decodeJwt(api.access_token).aud).toBe(base)
+    const client = await connectWithToken(api.access_token)
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS)
+    const got = await client.callTool({ name: 'get_design', arguments: { id: designId } })
+    expect(got.isError, text(got)).toBeFalsy()
+    expect(text(got)).toContain('MCP card')
+    expect((await fetch(`${base}/designs/v2`, { headers: { authorization: `Bearer ${api.access_token}` } })).status).toBe(200)
+  }, 60_000)
+
+  it('the SDK-discovery flow (resource = …/api/mcp) still works at /api/mcp, and is still not a REST API token', async () => {
+    const mcp = await manualToken(mcpUrl)
+    expect(decodeJwt(mcp.access_token).aud).toBe(mcpUrl)
+    const client = await connectWithToken(mcp.access_token)
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS)
+    const rest = await fetch(`${base}/designs/v2`, { headers: { authorization: `Bearer ${mcp.access_token}` } })
+    expect(rest.status).toBe(401)
+    expect(rest.headers.get('www-authenticate')).toContain('another resource')
+  }, 60_000)
+
+  it('a token for a foreign resource, or from a foreign issuer, is refused at /api/mcp and at the REST API', async () => {
+    const api = await manualToken(base)
+    const foreign = [
+      await resigned(api.access_token, { aud: 'https://other-api.example' }),
+      await resigned(api.access_token, { aud: `${base}/api/other` }),
+      await resigned(api.access_token, { aud: [`https://other-api.example`, `${base}/api/mcp/extra`] }),
+      await resigned(api.access_token, { iss: 'https://evil.example/org/acme' }),
+    ]
+    for (const token of foreign) {
+      const atMcp = await rawMcp({ authorization: `Bearer ${token}` })
+      expect(atMcp.status).toBe(401)
+      expect(atMcp.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+      expect(atMcp.headers.get('www-authenticate')).toContain(`resource_metadata="${prmUrl}"`)
+      const atRest = await fetch(`${base}/designs/v2`, { headers: { authorization: `Bearer ${token}` } })
+      expect(atRest.status).toBe(401)
+      expect(atRest.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+    }
+    // The re-signing itself is sound: the same token with its own audience is accepted.
+    expect((await rawMcp({ authorization: `Bearer ${await resigned(api.access_token, {})}` })).status).toBe(200)
   }, 60_000)
 })

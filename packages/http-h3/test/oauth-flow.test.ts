@@ -378,6 +378,18 @@ describe('bearer endpoints', () => {
     expect(response.headers.get('www-authenticate')).toContain('expired')
   })
 
+  it('at /api/mcp, an expired token of either audience is refused as expired, not as "another resource"', async () => {
+    const apiToken = (await tokensFor(user)).tokens.access_token
+    const mcpToken = (await tokensFor(user, { resource: `${RENDER_URL}/api/mcp` })).tokens.access_token
+    h.clock.advance(3601_000)
+    const initialize = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) }
+    for (const token of [apiToken, mcpToken]) {
+      const response = await api('/api/mcp', token, initialize)
+      expect(response.status).toBe(401)
+      expect(response.headers.get('www-authenticate')).toContain('has expired')
+    }
+  })
+
   it('refuse a token issued for another audience (the MCP endpoint)', async () => {
     const { tokens } = await tokensFor(user, { resource: `${RENDER_URL}/api/mcp` })
     const response = await api('/designs/v2', tokens.access_token)

@@ -25,7 +25,8 @@ afterAll(async () => {
 })
 
 async function start(): Promise<{ server: LithoServer; call: (url: string, init?: RequestInit) => Promise<Response> }> {
-  const server = await startLithoServer({ dataDir, port: 0, threads: 1, publicUrl: PUBLIC, env, log: () => {}, webhookRetryScheduleMs: [0, 50, 50], jobRetryBaseMs: 20 })
+  // closeGraceMs 0: stop at once (no second of 503s first), so the stop leaves queued jobs behind.
+  const server = await startLithoServer({ dataDir, port: 0, threads: 1, publicUrl: PUBLIC, env, log: () => {}, webhookRetryScheduleMs: [0, 50, 50], jobRetryBaseMs: 20, closeGraceMs: 0 })
   running.push(server)
   return { server, call: (url, init) => fetch(url.replace(PUBLIC, `http://127.0.0.1:${server.port}`), init) }
 }

@@ -5,6 +5,7 @@
  * @module oauth/_http
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { BodyTooLargeError, readBodyText } from '../read-body.js'
 
 /** 32 random bytes as base64url (256 bits): codes, tokens, ids of pending requests, CSRF. */
 export function randomToken(bytes = 32): string {
@@ -46,21 +47,36 @@ export function oauthError(error: string, description: string, status = 400, hea
   return jsonResponse({ error, error_description: description }, status, { ...CORS_HEADERS, 'cache-control': 'no-store', pragma: 'no-cache', ...headers })
 }
 
-/** Reads an `application/x-www-form-urlencoded` body (at most 64 KiB). Null when the type is wrong or the body too large. */
+/** The largest body of the authorization server's endpoints and forms: a form or client metadata is a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/**
+ * Reads an `application/x-www-form-urlencoded` body (at most {@link MAX_BODY_BYTES}). Null when the type is wrong.
+ *
+ * @throws BodyTooLargeError over the limit (answer with {@link bodyTooLarge}).
+ */
 export async function readForm(request: Request): Promise<URLSearchParams | null> {
   const type = request.headers.get('content-type') ?? ''
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return null
-  const text = await readText(request, 64 * 1024)
-  return text === null ? null : new URLSearchParams(text)
+  return new URLSearchParams(await readBodyText(request, MAX_BODY_BYTES))
 }
 
-/** Reads a body as text up to `max` bytes; null when larger. */
-export async function readText(request: Request, max: number): Promise<string | null> {
-  const declared = Number(request.headers.get('content-length') ?? '0')
-  if (declared > max) return null
-  const buffer = await request.arrayBuffer()
-  if (buffer.byteLength > max) return null
-  return new TextDecoder().decode(buffer)
+/**
+ * Reads a body as text (at most {@link MAX_BODY_BYTES}).
+ *
+ * @throws BodyTooLargeError over the limit (answer with {@link bodyTooLarge}).
+ */
+export async function readText(request: Request): Promise<string> {
+  return readBodyText(request, MAX_BODY_BYTES)
+}
+
+/**
+ * The 413 for a body over the limit, in the OAuth error format (RFC 6749 §5.2); rethrows any
+ * other error.
+ */
+export function bodyTooLarge(error: unknown): Response {
+  if (!BodyTooLargeError.is(error)) throw error
+  return oauthError('invalid_request', `The body is larger than ${error.limit} bytes`, 413)
 }
 
 /** Escapes text for HTML element content and attribute values. */

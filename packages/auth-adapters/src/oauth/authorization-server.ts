@@ -11,7 +11,7 @@
 import type { Clock } from '@litho/core/contracts'
 import { SignJWT } from 'jose'
 import { PasswordHashingBusyError, sharedPasswordPool } from '../password-pool.js'
-import { CORS_HEADERS, cookie, jsonResponse, oauthError, preflight, randomToken, readCookie, readForm, readText, safeEqual, sha256 } from './_http.js'
+import { CORS_HEADERS, bodyTooLarge, cookie, jsonResponse, oauthError, preflight, randomToken, readCookie, readForm, readText, safeEqual, sha256 } from './_http.js'
 import { Clients, RegistrationError, parseRegistration, redirectUriMatches, registrationResponse } from './clients.js'
 import { ORG_ID, Orgs } from './orgs.js'
 import { consentPage, errorPage, signedOutPage, signInPage, signOutPage } from './pages.js'
@@ -213,7 +213,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function readClientRequest(request: Request): Promise<Response | { client: ClientRecord; form: URLSearchParams }> {
     if (request.method === 'OPTIONS') return preflight()
     if (request.method !== 'POST') return oauthError('invalid_request', 'Use POST', 405, { allow: 'POST, OPTIONS' })
-    const form = await readForm(request)
+    const form = await readForm(request).catch(bodyTooLarge)
+    if (form instanceof Response) return form
     if (!form) return oauthError('invalid_request', 'The body must be application/x-www-form-urlencoded')
     const authenticated = await authenticateClient(request, form)
     return 'error' in authenticated ? authenticated.error : { client: authenticated.client, form }
@@ -345,7 +346,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   }
 
   async function continueAuthorization(request: Request, context: RequestContext): Promise<Response> {
-    const form = await readForm(request)
+    const form = await readForm(request).catch(bodyTooLarge)
+    if (form instanceof Response) return form
     if (!form) return errorPage('Invalid request', 'Expected a form submission.')
     const requestId = form.get('request_id') ?? ''
     const csrf = form.get('csrf') ?? ''
@@ -571,8 +573,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       if (context.clientAddress !== undefined && !(await withinLimit(`register.${sha256(context.clientAddress).slice(0, 32)}`, registrationsPerHour, 3600)))
         return oauthError('invalid_request', 'Too many registrations from this address; try again in an hour', 429, { 'retry-after': '3600' })
       if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '')) return oauthError('invalid_client_metadata', 'The body must be JSON (Content-Type: application/json)')
-      const text = await readText(request, 64 * 1024)
-      if (text === null) return oauthError('invalid_client_metadata', 'The body is larger than 64 KiB', 413)
+      const text = await readText(request).catch(bodyTooLarge)
+      if (text instanceof Response) return text
       let body: unknown
       try {
         body = JSON.parse(text)
@@ -645,7 +647,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         })
       }
       if (request.method !== 'POST') return errorPage('Method not allowed', 'Use GET (or the form of the sign-out page).', 405)
-      const form = await readForm(request)
+      const form = await readForm(request).catch(bodyTooLarge)
+      if (form instanceof Response) return form
       if (!form) return errorPage('Invalid request', 'Expected a form submission.')
       // Double-submit: only a page of this server (which set the cookie) can post a matching token.
       const csrf = form.get('csrf') ?? ''

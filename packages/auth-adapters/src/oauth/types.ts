@@ -146,10 +146,25 @@ export interface BearerVerifier {
   verify(token: string, options: { resource: string }): Promise<BearerPrincipal>
 }
 
-/** A token that must be refused with 401 `invalid_token`. */
+/**
+ * A token that must be refused with 401 `invalid_token`.
+ *
+ * @example
+ * throw new BearerTokenError('The access token was issued for another resource', { wrongAudience: true })
+ */
 export class BearerTokenError extends Error {
   override readonly name = 'BearerTokenError'
   readonly code = 'ERR_INVALID_TOKEN'
+  /**
+   * True when the audience was refused (the signature and issuer were good): the token may be
+   * good for another resource, so an endpoint that serves several (`/api/mcp`) tries the next.
+   */
+  readonly wrongAudience: boolean
+
+  constructor(message: string, options: ErrorOptions & { wrongAudience?: boolean } = {}) {
+    super(message, options)
+    this.wrongAudience = options.wrongAudience === true
+  }
 }
 
 /** The verifier cannot check tokens right now (an external JWKS is unreachable): answer 503, not 401. */

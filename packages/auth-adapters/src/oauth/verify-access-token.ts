@@ -34,6 +34,11 @@ function principalOf(payload: JWTPayload, resource: string, orgId: string | null
   return { userId: payload.sub!, clientId, scopes, audience: resource, issuer: payload.iss!, orgId, tokenId: typeof payload.jti === 'string' ? payload.jti : '', expiresAt: new Date(payload.exp! * 1000) }
 }
 
+/** jose refused the `aud` claim, and only it: the signature, issuer and type were good. */
+function isAudienceRefusal(error: unknown): boolean {
+  return (error as { code?: string }).code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (error as { claim?: string }).claim === 'aud'
+}
+
 /** The verifier of the built-in server (also finds a token's family for revocation). */
 export function createBuiltInVerifier(options: { authUrl: string; orgs: Orgs; state: AuthStateStore; now: () => Date }): BearerVerifier & { familyOf(token: string): Promise<string | undefined> } {
   const prefix = `${options.authUrl}/org/`
@@ -66,9 +71,8 @@ export function createBuiltInVerifier(options: { authUrl: string; orgs: Orgs; st
       })
       return { payload, orgId }
     } catch (error) {
-      const code = (error as { code?: string }).code
-      const reason = code === 'ERR_JWT_EXPIRED' ? 'The access token has expired' : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && (error as { claim?: string }).claim === 'aud' ? 'The access token was issued for another resource' : 'The access token is invalid'
-      throw new BearerTokenError(reason)
+      if (isAudienceRefusal(error)) throw new BearerTokenError('The access token was issued for another resource', { wrongAudience: true })
+      throw new BearerTokenError((error as { code?: string }).code === 'ERR_JWT_EXPIRED' ? 'The access token has expired' : 'The access token is invalid')
     }
   }
 
@@ -128,6 +132,7 @@ export function createJwksVerifier(options: JwksVerifierOptions): BearerVerifier
         const code = (error as { code?: string }).code
         // The issuer's keys could not be had: not the token's fault, so clients should keep it.
         if (code === undefined || code === 'ERR_JWKS_TIMEOUT' || code === 'ERR_JWKS_INVALID') throw new BearerVerifierUnavailableError(`The keys of ${options.issuer} could not be fetched`, { cause: error })
+        if (isAudienceRefusal(error)) throw new BearerTokenError('The access token was issued for another resource', { wrongAudience: true })
         throw new BearerTokenError(code === 'ERR_JWT_EXPIRED' ? 'The access token has expired' : 'The access token is invalid')
       }
       const principal = principalOf(payload, resource, null, options.scopeClaim)

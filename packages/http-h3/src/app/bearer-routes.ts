@@ -26,11 +26,11 @@ import {
 import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
 import { OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
-import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerCors, type Scope } from './bearer.js'
+import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerHeaders, type Scope } from './bearer.js'
 import { mountExportJobRoutes } from './export-job-routes.js'
 import { mountExportRoutes } from './export-routes.js'
-import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
-import { errorJson, json, toErrorResponse } from './respond.js'
+import { readJsonBody } from './read-json-body.js'
+import { json, toErrorResponse } from './respond.js'
 
 /** What the bearer routes need. */
 export interface BearerRouteOptions {
@@ -88,10 +88,10 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   const route: BearerRoute = (scope, fn) => async (event) => {
     try {
       const { user } = await requireBearerUser(event.req, { verifier: options.verifier, accounts: options.accounts, resource: baseUrl, resourceMetadataUrl, scope })
-      return withBearerCors(await fn(event, { id: user.id, plan: user.plan }))
+      return withBearerHeaders(await fn(event, { id: user.id, plan: user.plan }))
     } catch (error) {
       if (error instanceof BearerChallenge) return error.toResponse()
-      return verifierUnavailableResponse(error, report) ?? withBearerCors(error instanceof BodyTooLargeError ? errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' }) : toErrorResponse(error, report))
+      return verifierUnavailableResponse(error, report) ?? withBearerHeaders(toErrorResponse(error, report))
     }
   }
   const preflight = (methods: string) => () => bearerPreflight(methods)

@@ -44,39 +44,71 @@ export class BearerChallenge extends Error {
   /** The JSON response: `{ success: false, message }` with the challenge header. */
   toResponse(): Response {
     const code = this.status === 400 ? 'ERR_INVALID_REQUEST' : this.status === 401 ? 'ERR_UNAUTHORIZED' : 'ERR_INSUFFICIENT_SCOPE'
-    return json({ success: false, message: this.message, code }, this.status, { ...BEARER_CORS_HEADERS, 'www-authenticate': this.challenge })
+    return withBearerHeaders(json({ success: false, message: this.message, code }, this.status, { 'www-authenticate': this.challenge }))
   }
 }
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`
 
+/** What {@link requireBearer} checks a request against. */
+export interface BearerRequirement {
+  verifier: BearerVerifier
+  /**
+   * The resource (RFC 8707 audience) a token must be issued for, or several: a token issued for
+   * any one of them is accepted, tried in order (`/api/mcp` takes the API base address of
+   * interface.md §5 and its own URI). Never a resource of another server.
+   */
+  resource: string | readonly string[]
+  resourceMetadataUrl: string
+  scope: Scope
+}
+
 /**
  * Checks `Authorization: Bearer …` for `resource` and `scope`.
  *
+ * @example
+ * const principal = await requireBearer(request, { verifier, resource: 'https://api.example.com', resourceMetadataUrl: 'https://api.example.com/.well-known/oauth-protected-resource', scope: 'read' })
  * @throws BearerChallenge 401 when the token is missing, invalid, expired, revoked or for
  * another audience; 400 when the header is not `Bearer <token>`; 403 `insufficient_scope` when
  * the token is valid but lacks `scope`.
  */
-export async function requireBearer(request: Request, options: { verifier: BearerVerifier; resource: string; resourceMetadataUrl: string; scope: Scope }): Promise<BearerPrincipal> {
+export async function requireBearer(request: Request, options: BearerRequirement): Promise<BearerPrincipal> {
   const metadata = `resource_metadata=${quote(options.resourceMetadataUrl)}`
   const header = request.headers.get('authorization')
   const match = header ? /^Bearer[ ]+([A-Za-z0-9\-._~+/]+=*)$/i.exec(header.trim()) : null
   if (!header) throw new BearerChallenge(401, 'missing credentials: send an OAuth access token as "Authorization: Bearer <token>"', `Bearer ${metadata}, scope="read write"`)
   // RFC 6750 §3.1: a malformed request is a 400 (a Basic header, a token with spaces…).
   if (!match) throw new BearerChallenge(400, 'invalid credentials: the Authorization header must be "Bearer <token>"', `Bearer error="invalid_request", error_description="Malformed Authorization header", ${metadata}`)
-  let principal: BearerPrincipal
-  try {
-    principal = await options.verifier.verify(match[1]!, { resource: options.resource })
-  } catch (error) {
+  const principal = await verifyForAny(options.verifier, match[1]!, typeof options.resource === 'string' ? [options.resource] : options.resource).catch((error: unknown) => {
     if (!(error instanceof BearerTokenError)) throw error
     throw new BearerChallenge(401, `invalid credentials: ${error.message}`, `Bearer error="invalid_token", error_description=${quote(error.message)}, ${metadata}`)
-  }
+  })
   if (!principal.scopes.includes(options.scope)) {
     // Ask for everything the API may need in one step-up, not one scope at a time.
     const needed = options.scope === 'write' ? 'read write' : principal.scopes.includes('write') ? 'read write' : 'read'
     throw new BearerChallenge(403, `insufficient scope: this endpoint needs the "${options.scope}" scope`, `Bearer error="insufficient_scope", scope=${quote(needed)}, ${metadata}`)
   }
   return principal
+}
+
+/**
+ * The principal of `token` for the first of `resources` it was issued for. Each resource is a
+ * separate `verify` (the verifier contract names one audience), so any verifier, ours or an
+ * embedder's, checks the audience itself. When all refuse, the reason reported is the first that
+ * is not "another audience" (an expired token says so), else the first.
+ */
+async function verifyForAny(verifier: BearerVerifier, token: string, resources: readonly string[]): Promise<BearerPrincipal> {
+  const refusals: BearerTokenError[] = []
+  for (const resource of resources) {
+    try {
+      return await verifier.verify(token, { resource })
+    } catch (error) {
+      // Only a refused token may be tried for the next resource; an outage (503) is final.
+      if (!(error instanceof BearerTokenError)) throw error
+      refusals.push(error)
+    }
+  }
+  throw refusals.find((error) => !error.wrongAudience) ?? refusals[0] ?? new BearerTokenError('The access token was issued for another resource', { wrongAudience: true })
 }
 
 /** The RFC 9728 document of one resource. */
@@ -95,9 +127,17 @@ export function protectedResourceMetadata(options: { resource: string; authoriza
   )
 }
 
-/** Adds the bearer CORS headers to `response` (returned for chaining). */
-export function withBearerCors(response: Response): Response {
+/**
+ * Adds what every bearer-endpoint response carries (returned for chaining): the CORS headers,
+ * and `Cache-Control: no-store`, since each answer is one user's data (or a key's secret) that
+ * no browser or shared cache may keep (RFC 6750 §5.3, RFC 9111 §5.2.2.5).
+ *
+ * @example
+ * return withBearerHeaders(json(await listDesigns(services, query)))
+ */
+export function withBearerHeaders(response: Response): Response {
   for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
+  if (!/\bno-store\b/i.test(response.headers.get('cache-control') ?? '')) response.headers.set('cache-control', 'no-store')
   return response
 }
 
@@ -109,7 +149,7 @@ export function withBearerCors(response: Response): Response {
  */
 export async function requireBearerUser(
   request: Request,
-  options: { verifier: BearerVerifier; accounts: Pick<AccountStore, 'getUser'>; resource: string; resourceMetadataUrl: string; scope: Scope },
+  options: BearerRequirement & { accounts: Pick<AccountStore, 'getUser'> },
 ): Promise<{ principal: BearerPrincipal; user: UserRecord }> {
   const principal = await requireBearer(request, options)
   const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
@@ -121,5 +161,5 @@ export async function requireBearerUser(
 export function verifierUnavailableResponse(error: unknown, report: (error: unknown) => void): Response | undefined {
   if (!(error instanceof BearerVerifierUnavailableError)) return undefined
   report(error)
-  return withBearerCors(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
+  return withBearerHeaders(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
 }

@@ -30,9 +30,9 @@ import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
 import { mountBearerRoutes } from './bearer-routes.js'
 import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
-import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
+import { readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
-import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
+import { json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
 import { serveStoredFile } from './serve-file.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
@@ -60,7 +60,7 @@ export interface LithoAppOptions {
   renderUrl: string
   /** `{auth_url}`: the authorization server. @default baseUrl */
   authUrl?: string
-  /** Largest JSON body of a render POST, a bulk or an export, in bytes. @default 2 MiB */
+  /** Largest JSON body of a render POST, a bulk, an export or an MCP message, in bytes (413 beyond it, without reading the rest). @default 2 MiB */
   maxBodyBytes?: number
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
@@ -134,7 +134,6 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     try {
       return await fn(event)
     } catch (error) {
-      if (error instanceof BodyTooLargeError) return errorJson(413, `body: ${error.message}`, { code: 'ERR_BODY_TOO_LARGE' })
       return toErrorResponse(error, report)
     }
   }
@@ -150,6 +149,8 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     })
 
   const app = new H3()
+  // Mounted into another app (even at '/'), this middleware still runs for our routes.
+  app.use(withSecurityHeaders)
   app.get(
     '/v1/:designId',
     renderRoute('get-render', async (event) => ({ params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })),
@@ -208,12 +209,35 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       verifier,
       baseUrl,
       renderUrl,
+      maxBodyBytes,
       ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
       report,
     })
   }
   app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
   return app
+}
+
+/**
+ * `X-Content-Type-Options: nosniff` on every response of the app (JSON, HTML pages, images,
+ * stored files, errors): a browser must never guess a stored file or an error to be HTML or
+ * script. In one place, so no route can forget it.
+ */
+async function withSecurityHeaders(event: H3Event, next: () => unknown): Promise<unknown> {
+  // For handlers that return a value rather than a Response, and h3's own errors (a 404, a malformed URL).
+  event.res.headers.set('x-content-type-options', 'nosniff')
+  event.res.errHeaders.set('x-content-type-options', 'nosniff')
+  const result = await next()
+  if (!(result instanceof Response)) return result
+  try {
+    result.headers.set('x-content-type-options', 'nosniff')
+    return result
+  } catch {
+    // A Response with immutable headers (one a handler passed through from fetch): copy it.
+    const headers = new Headers(result.headers)
+    headers.set('x-content-type-options', 'nosniff')
+    return new Response(result.body, { status: result.status, statusText: result.statusText, headers })
+  }
 }
 
 /** Splits a POST body into render parameters (`format`… also accepted there) and overrides. */

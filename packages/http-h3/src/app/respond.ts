@@ -4,6 +4,7 @@
  * @module app/respond
  */
 import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
+import { BodyTooLargeError } from '@litho/auth-adapters'
 
 /** The status of each error code; codes not listed are a 500. */
 const STATUS: Partial<Record<LithoErrorCode, number>> = {
@@ -48,6 +49,7 @@ export function errorJson(status: number, message: string, extra: Record<string,
  * carry secrets); anything else is a 500 whose details go to `report`, not to the client.
  */
 export function toErrorResponse(error: unknown, report: (error: unknown) => void): Response {
+  if (BodyTooLargeError.is(error)) return errorJson(413, `body: ${error.message}`, { code: error.code })
   if (!LithoError.isInstance(error)) {
     report(error)
     return errorJson(500, 'internal error', { code: 'ERR_INTERNAL' })
