@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPasswordPool, hashPassword } from '@litho/auth-adapters'
 import { Browser } from './_browser.js'
-import { createHarness, type Harness } from './_harness.js'
+import { RENDER_URL, createHarness, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers, pkce } from './_oauth.js'
 
 let h: Harness
@@ -175,5 +175,24 @@ describe('sign-in limits', () => {
       await busy.close()
       await busyPool.close()
     }
+  })
+})
+
+describe('registration limits', () => {
+  it('a flood of anonymous client registrations from one address: the 31st in an hour gets 429 with Retry-After 3600, another address still registers', async () => {
+    const registerFrom = (address: string) =>
+      fetchApp(`${RENDER_URL}/api/v1/auth/oauth2/register?org=acme`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ client_name: 'flood', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'none' }),
+      })
+    const statuses: number[] = []
+    for (let i = 0; i < 30; i++) statuses.push((await registerFrom('198.51.100.77')).status)
+    expect(statuses.every((s) => s === 201)).toBe(true)
+    const refused = await registerFrom('198.51.100.77')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('3600')
+    expect(await refused.json()).toMatchObject({ error: 'invalid_request' })
+    expect((await registerFrom('198.51.100.78')).status).toBe(201)
   })
 })
