@@ -60,6 +60,7 @@ export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField 
 // Quotas
 export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
+export { countOwned, createOwned, deleteOwned, type OwnedCreate, type OwnedItems, type OwnedKind } from './quota/owned-count.js'
 export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
 
 // Signed URLs

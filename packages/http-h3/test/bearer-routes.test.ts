@@ -369,6 +369,22 @@ describe('/settings/api-keys', () => {
     }
   })
 
+  it('pages with $page: page, totalPages and hasNextPage, every key reachable', async () => {
+    const pager = await newUser()
+    const token = await accessToken(pager)
+    const made: string[] = []
+    for (let i = 0; i < 5; i++) {
+      h.clock.advance(1000)
+      const response = await postJson(token, JSON.stringify({ name: `p${i}` }))
+      made.push(String(((await response.json()) as { _id: string })._id))
+    }
+    const pages = await Promise.all([1, 2, 3, 4].map(async (page) => (await (await api(`/settings/api-keys?$limit=2&$page=${page}`, token)).json()) as KeyList & { page: number; totalPages: number; hasNextPage: boolean }))
+    expect(pages.map((p) => [p.page, p.totalPages, p.hasNextPage, p.docs.length])).toEqual([[1, 3, true, 2], [2, 3, true, 2], [3, 3, false, 1], [4, 3, false, 0]])
+    expect(pages.flatMap((p) => p.docs.map((d) => d._id))).toEqual(made.reverse())
+    const body = await expectError(await api('/settings/api-keys?$page=0', token), 400, /^\$page: expected a whole number ≥ 1, received 0/)
+    expect(body.code).toBe('ERR_INVALID_REQUEST')
+  })
+
   it('creates a key (201, the secret once) that renders, is listed without its secret, and stops working once deleted', async () => {
     const token = await accessToken(user)
     const response = await postJson(token, JSON.stringify({ name: '  CI  ' }))

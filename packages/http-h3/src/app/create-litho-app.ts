@@ -194,6 +194,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       designs: options.designs,
       accounts: options.accounts,
       renderer: options.renderer,
+      meter: options.meter,
       clock,
       verifier,
       baseUrl,

@@ -838,13 +838,13 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
         get: {
           operationId: 'listApiKeys',
           tags: ['settings'],
-          summary: 'List your render API keys, newest first',
-          description: 'Never shows a key\'s secret or its hash; `prefix` helps recognise a key.',
+          summary: 'List your render API keys, newest first, a page at a time',
+          description: 'Never shows a key\'s secret or its hash; `prefix` helps recognise a key. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.',
           security: bearer('read'),
           parameters: queryParameters(ListKeysParamsSchema),
           responses: {
             '200': jsonResponse('The keys.', 'ApiKeyList'),
-            '400': errorBody('`$limit` is not a whole number from 1 to 100 (or given twice).'),
+            '400': errorBody('`$page` is not a whole number ≥ 1, or `$limit` not one from 1 to 100 (or either is given twice).'),
             ...bearerErrors,
           },
         },
