@@ -72,6 +72,17 @@ export {
   type UnstorageJobStoreOptions,
 } from './job-store.js'
 
+/** Records of stored renders, for their lifetime (the retention sweep), e.g. `redisRetentionIndex({ url })`; `fsRetentionIndex({ base })` for one process. */
+export {
+  fsRetentionIndex,
+  memoryRetentionIndex,
+  redisRetentionIndex,
+  unstorageRetentionIndex,
+  type FsRetentionIndexOptions,
+  type RedisRetentionIndexOptions,
+  type UnstorageRetentionIndexOptions,
+} from './retention-index.js'
+
 /** Durable job queues: `memoryJobQueue()` (tests), `fsJobQueue({ dir })` (one process), `bullmqJobQueue({ url })` (BullMQ on Redis, loaded at the first call). */
 export {
   bullmqJobQueue,
