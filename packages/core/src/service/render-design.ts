@@ -68,7 +68,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 }
 
 /** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
-export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'renderer' | 'clock'>
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock'>
 
 /** A prepared render with its output options resolved (defaults applied by the caller). */
 export interface RenderPreparedRequest {
@@ -100,8 +100,8 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
     const warnings = [...prepared.warnings, ...result.warnings]
     if (delivery === 'stream')
       return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }
-    const stored = await storeRender(services.files, result, {
-      accountId: account.id,
+    const stored = await storeRender(services, result, {
+      account,
       renderId,
       delivery,
       expiresInMinutes: request.expiresInMinutes,

@@ -22,7 +22,7 @@ import {
   type PlanId,
   type Renderer,
 } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
 import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerCors, type Scope } from './bearer.js'
@@ -38,6 +38,8 @@ export interface BearerRouteOptions {
   meter: Meter
   /** Where `driver-upload` and `signed-url` exports are stored. */
   files: FileStore
+  /** Records stored exports for the retention sweep. */
+  retention?: RetentionIndex | undefined
   /** Renders the exports (the pool on a server). */
   renderer: Pick<Renderer, 'render'>
   /** Largest JSON body of an export, in bytes. @default 2 MiB */
@@ -117,13 +119,13 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   )
   mountExportRoutes(app, {
     route,
-    services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock },
+    services: { designs: options.designs, files: options.files, meter: options.meter, retention: options.retention, renderer: options.renderer, clock: options.clock },
     maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
   })
   if (options.jobs)
     mountExportJobRoutes(app, {
       route,
-      services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...options.jobs },
+      services: { designs: options.designs, files: options.files, meter: options.meter, retention: options.retention, renderer: options.renderer, clock: options.clock, ...options.jobs },
       maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
     })
   app.options('/analytics/api', preflight('GET, OPTIONS'))

@@ -23,7 +23,7 @@ import {
   type Renderer,
   type UrlSigner,
 } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
 import { mountBearerRoutes } from './bearer-routes.js'
@@ -41,6 +41,8 @@ export interface LithoAppOptions {
   /** Stored renders. App-served stores (fs, Redis, memory) need `signer`; their `publicBaseUrl` must be `<renderUrl>/files`. */
   files: FileStore
   meter: Meter
+  /** Records stored renders for the retention sweep (`sweepStoredFiles`, `litho gc`); without it they are never swept. */
+  retention?: RetentionIndex
   /** Renders off the request thread: pass `createRenderPool()` on a server. */
   renderer: Pick<Renderer, 'render'>
   /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */
@@ -115,6 +117,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     designs: options.designs,
     files: options.files,
     meter: options.meter,
+    retention: options.retention,
     renderer: options.renderer,
     clock,
     ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
@@ -178,6 +181,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       accounts: options.accounts,
       meter: options.meter,
       files: options.files,
+      retention: options.retention,
       renderer: options.renderer,
       maxBodyBytes,
       clock,
