@@ -13,6 +13,7 @@ import { createLithoApp } from './app/create-litho-app.js'
 import { errorJson } from './app/respond.js'
 import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
+import { readHostedRetentionDays, readSweepIntervalSeconds, startSweeper } from './retention.js'
 
 /** Options of {@link startLithoServer}. */
 export interface LithoServerOptions {
@@ -38,6 +39,8 @@ export interface LithoServerOptions {
   webhookRetryScheduleMs?: number[]
   /** The first delay before retrying a transient export failure (doubles per run). @default 2000 */
   jobRetryBaseMs?: number
+  /** Days a hosted file is kept; null: forever. @default `LITHO_HOSTED_RETENTION_DAYS`, else null */
+  hostedRetentionDays?: number | null
 }
 
 /** A running server. */
@@ -72,6 +75,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const mcpAllowedOrigins = env.LITHO_MCP_ALLOWED_ORIGINS ? readOrigins(env.LITHO_MCP_ALLOWED_ORIGINS) : undefined
   // Webhook URLs follow the rules of remote images (LITHO_ALLOW_NETWORKS, LITHO_ALLOW_HTTP).
   const policy = networkPolicyFromEnv(env)
+  const hostedRetentionDays = options.hostedRetentionDays !== undefined ? options.hostedRetentionDays : readHostedRetentionDays(undefined, env)
+  const sweepIntervalSeconds = readSweepIntervalSeconds(env)
 
   // The port must be known before the file URLs are: listen first, serve once ready.
   const server: Server = createServer()
@@ -103,6 +108,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     designs: backends.designs,
     files: backends.files,
     meter: backends.meter,
+    retention: backends.retention,
     renderer: pool,
     jobs: backends.jobs,
     queue: backends.queue,
@@ -121,6 +127,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     accounts: backends.accounts,
     files: backends.files,
     meter: backends.meter,
+    retention: backends.retention,
     signer: backends.signer,
     renderer: pool,
     renderUrl: url,
@@ -144,6 +151,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
+  log(`retention: signed files until they expire, hosted files ${hostedRetentionDays === null ? 'forever' : `${hostedRetentionDays} days`}; swept every ${sweepIntervalSeconds} s`)
+  const sweeper = startSweeper(backends, { hostedRetentionDays, intervalSeconds: sweepIntervalSeconds, log })
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> =>
@@ -156,6 +165,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
         server.closeIdleConnections()
       })
       clearTimeout(timeout)
+      await sweeper.stop()
       // Jobs in flight finish (or are cut off and run again after the next start), then the pool goes.
       await backends!.queue.close()
       await pool!.close()
