@@ -13,6 +13,10 @@ export { usersCreateCommand } from './commands/users-create.js'
 export { keysCreateCommand } from './commands/keys-create.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
 export { designsImportCommand } from './commands/designs-import.js'
+/** `litho gc`: one retention sweep (expired stored files, the meter's expired windows), e.g. `await gcCommand(['--hosted-retention-days', '30'], io)`. */
+export { gcCommand } from './commands/gc.js'
+/** The retention setting and sweep that `litho serve` runs periodically, e.g. `await collectGarbage({ files, meter, retention }, { hostedRetentionDays: 30 })`. */
+export { collectGarbage, readHostedRetentionDays, startSweeper, type GcReport } from './retention.js'
 /** What the admin commands need from their surroundings (output, env, and for tests the stores). */
 export type { AdminCommandIo } from './commands/_admin.js'
 /** The stores of `litho serve` and the admin commands, chosen by `LITHO_*` variables, e.g. `await createBackends({ dataDir: '.litho', filesBaseUrl })`. */

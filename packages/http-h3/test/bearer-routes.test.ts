@@ -2,7 +2,7 @@
 // over HTTP, with real access tokens from the built-in authorization server (interface.md §5):
 // every clause of the spec, the errors of §7 and the limits of §8, and CORS for browsers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema } from '@litho/core'
+import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema, sweepStoredFiles } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
 import { RENDER_URL, SMALL_DESIGN, createHarness, expectError, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
@@ -234,6 +234,19 @@ describe('GET /analytics/api', () => {
     expect(response.status).toBe(200)
     return (await response.json()) as Usage
   }
+
+  it('reports the stored bytes now and the plan\'s storage limit; they go down when a file is swept', async () => {
+    const saver = await newUser('basic')
+    const saverCode = await h.createDesign(saver)
+    const saverKey = await h.createKey(saver)
+    const storage = async () => ((await (await api('/analytics/api', await accessToken(saver, { scope: 'read' }))).json()) as { storage: unknown }).storage
+    expect(await storage()).toEqual({ usedBytes: 0, limitBytes: 10_000_000_000 })
+    const stored = (await (await h.fetch(`/v1/${saverCode}?delivery=signed&expiresIn=1&dma-api-key=${saverKey}`)).json()) as { file: { size: number } }
+    expect(await storage()).toEqual({ usedBytes: stored.file.size, limitBytes: 10_000_000_000 })
+    h.clock.advance(61_000)
+    expect((await sweepStoredFiles({ files: h.files, meter: h.meter, retention: h.retention, clock: h.clock }, { hostedRetentionDays: null })).deleted).toBeGreaterThanOrEqual(1)
+    expect(await storage()).toEqual({ usedBytes: 0, limitBytes: 10_000_000_000 })
+  })
 
   it('counts renders in hour buckets, every bucket included', async () => {
     const body = await usage(`?groupBy=hour&start=${iso(day0 + 9 * HOUR)}&end=${iso(day0 + DAY + 11 * HOUR)}`)
