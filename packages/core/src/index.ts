@@ -63,6 +63,7 @@ export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
 export { countOwned, createOwned, deleteOwned, type OwnedCreate, type OwnedItems, type OwnedKind } from './quota/owned-count.js'
 export { storeRender, type StoreRenderServices, type StoredRender } from './service/store-render.js'
 export { isExpired, sweepStoredFiles, type SweepOptions, type SweepReport } from './service/sweep-files.js'
+export { attachQuota, quotaOfError, type ErrorQuota } from './quota/error-quota.js'
 export { assertStorageRoom, meterStorage, refundStorage, storageUsage, type StorageUsage } from './quota/meter-storage.js'
 export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
 

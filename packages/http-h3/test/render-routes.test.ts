@@ -311,6 +311,9 @@ describe('metering (§8) and the quota error (§2, §7)', () => {
       expect(body).toMatchObject({ success: false, code: 'ERR_STORAGE_QUOTA', data: { usage: PLANS.free.storageBytes! - 10, limit: PLANS.free.storageBytes } })
     }
     expect(await h.meter.usage({ subject: free.id, window: WINDOW }), 'both renders refunded').toBe(0)
+    // It consumed (then refunded) a render: the quota headers say where the account stands.
+    const again = await get('?delivery=hosted', { 'dma-api-key': freeKey }, freeCode)
+    expect([again.status, again.headers.get('x-quota-limit'), again.headers.get('x-quota-remaining')]).toEqual([403, '100', '100'])
     // A streamed render stores nothing, so it still works.
     expect((await get('', { 'dma-api-key': freeKey }, freeCode)).status).toBe(200)
   })
@@ -320,6 +323,8 @@ describe('metering (§8) and the quota error (§2, §7)', () => {
     const response = await get('?photo.src=http://127.0.0.1:9/photo.png')
     await expectError(response, 422, /photo/)
     expect(await usage()).toBe(before)
+    // It consumed a unit (given back): the quota headers are there, as on a success.
+    expect(response.headers.get('x-quota-remaining')).toBe(String(response.headers.get('x-quota-limit') === null ? null : Number(response.headers.get('x-quota-limit')) - before))
   })
 
   it('the window is the calendar month in UTC: a new month starts at zero', async () => {

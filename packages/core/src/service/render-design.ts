@@ -9,6 +9,7 @@
  * @module service/render-design
  */
 import type { OverrideInput } from '../design/overrides.js'
+import { attachQuota } from '../quota/error-quota.js'
 import { meterRenders, refundRenders } from '../quota/meter-renders.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
@@ -123,6 +124,8 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
       quota.usage -= 1
       quota.remaining += 1
     }
+    // The response still carries the quota headers (see quota/error-quota).
+    attachQuota(error, quota)
     throw error
   }
 }

@@ -3,7 +3,7 @@
  *
  * @module app/respond
  */
-import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
+import { LithoError, quotaOfError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
 
 /** The status of each error code; codes not listed are a 500. */
 const STATUS: Partial<Record<LithoErrorCode, number>> = {
@@ -63,11 +63,14 @@ export function toErrorResponse(error: unknown, report: (error: unknown) => void
     const quota = quotaHeaders({ usage: details.usage, limit: details.limit, remaining: details.remaining, resetAt: new Date(details.resetAt) })
     return json({ ...toQuotaErrorBody(error), code: error.code }, 429, { ...quota, 'retry-after': String(retryAfter) })
   }
+  // A render that consumed a unit and then failed (refunded) still reports the quota.
+  const consumed = quotaOfError(error)
+  const quota = consumed ? quotaHeaders(consumed) : {}
   if (error.code === 'ERR_STORAGE_QUOTA') {
     const { usage, limit } = error.details as { usage: number; limit: number }
-    return errorJson(403, error.message, { code: error.code, data: { usage, limit } })
+    return errorJson(403, error.message, { code: error.code, data: { usage, limit } }, quota)
   }
-  const headers: Record<string, string> = status === 503 ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {}
+  const headers: Record<string, string> = { ...quota, ...(status === 503 ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {}) }
   const extra: Record<string, unknown> = { code: error.code }
   if (error.issues.length > 0) extra.issues = error.issues
   if (error.code === 'ERR_UNKNOWN_VARIATION') extra.available = (error.details as { available?: unknown }).available
