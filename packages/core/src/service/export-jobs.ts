@@ -24,7 +24,7 @@ import type { RetentionIndex } from '../contracts/retention-index.js'
 import { LithoError } from '../errors.js'
 import { meterRenders, refundRenders } from '../quota/meter-renders.js'
 import { assertStorageRoom } from '../quota/meter-storage.js'
-import type { PlanId } from '../quota/plans.js'
+import { isPlanId, type PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../render/images/network-policy.js'
 import type { Renderer } from '../render/renderer.js'
@@ -275,7 +275,8 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services, rendered, {
-        account: { id: record.ownerId, plan: request.plan ?? null },
+        // A record is JSON from a store: anything but a known plan counts without a limit.
+        account: { id: record.ownerId, plan: isPlanId(request.plan) ? request.plan : null },
         renderId: record.id,
         replaces: true,
         delivery: request.delivery,
