@@ -382,6 +382,26 @@ describe('/settings/api-keys', () => {
     }
   })
 
+  it('150 concurrent POST /settings/api-keys against a limit of 100 make exactly 100 keys, and every one of them is listed', async () => {
+    const flooder = await newUser()
+    const token = await accessToken(flooder)
+    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => postJson(token, JSON.stringify({ name: `k${i}` }))))
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(50)
+    const refused = responses.find((r) => r.status === 400)!
+    expect(((await refused.json()) as { message: string }).message).toMatch(/at most 100 API keys: revoke one before creating another/)
+    expect(await h.accounts.listKeys(flooder.id, { limit: 100, offset: 100 }), 'no 101st key').toEqual([])
+    const listed = new Set<string>()
+    for (let page = 1; ; page++) {
+      const body = (await (await api(`/settings/api-keys?$limit=30&$page=${page}`, token)).json()) as KeyList & { hasNextPage: boolean; totalPages: number }
+      expect(body.totalPages).toBe(4)
+      for (const key of body.docs) listed.add(String(key._id))
+      if (!body.hasNextPage) break
+    }
+    expect(listed.size).toBe(100)
+  })
+
   it('pages with $page: page, totalPages and hasNextPage, every key reachable', async () => {
     const pager = await newUser()
     const token = await accessToken(pager)

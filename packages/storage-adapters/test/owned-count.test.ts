@@ -6,8 +6,8 @@ import { createApiKey, createDesign, deleteDesign, listApiKeys, revokeApiKey, MA
 import type { Meter } from '@litho/core/contracts'
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { memoryAccountStore } from '../src/account-store.js'
-import { memoryDesignStore } from '../src/design-store.js'
+import { fsAccountStore, memoryAccountStore } from '../src/account-store.js'
+import { fsDesignStore, memoryDesignStore } from '../src/design-store.js'
 import { fsMeter } from '../src/fs.js'
 import { memoryMeter } from '../src/memory.js'
 import { redisMeter } from '../src/redis.js'
@@ -33,7 +33,8 @@ const newKey = () => ({ id: `key_${++keyCount}`, secret: `lk_s${keyCount}`, hash
 describe.each(backends)('owned counts on the %s meter', (_name, meters) => {
   it('owned count › 20 concurrent design creates against a remaining allowance of 5 create exactly 5', async () => {
     const [a, b] = meters()
-    const designs = memoryDesignStore()
+    // On files, as `litho serve` keeps them: a store read takes real time, which is when check-then-create raced.
+    const designs = fsDesignStore({ base: `${dir}/designs${++n}` })
     const user = free(`u_${++n}`)
     for (let i = 0; i < 45; i++) await createDesign({ designs, meter: a }, { account: user, name: `d${i}`, document: DOC })
     const outcomes = await Promise.allSettled(
@@ -51,7 +52,7 @@ describe.each(backends)('owned counts on the %s meter', (_name, meters) => {
 
   it('owned count › 150 concurrent key creates against a limit of 100 make exactly 100, and the list pages to all of them', async () => {
     const [a, b] = meters()
-    const accounts = memoryAccountStore()
+    const accounts = fsAccountStore({ base: `${dir}/accounts${++n}` })
     const user = { id: `u_${++n}` }
     let clock = Date.UTC(2026, 10, 1)
     const services = (meter: Meter) => ({ accounts, meter, clock: { now: () => new Date((clock += 1000)) } })
