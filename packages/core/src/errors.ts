@@ -48,6 +48,11 @@ export type LithoErrorCode =
   | 'ERR_TEMPLATE_LIMIT'
   /** No export job has this id (for this account). */
   | 'ERR_EXPORT_NOT_FOUND'
+  /**
+   * Storing this render would pass the plan's storage limit (`PLANS[plan].storageBytes`); `details`
+   * has `usage` and `limit` (bytes) and `bytes` (this file). Nothing was stored.
+   */
+  | 'ERR_STORAGE_QUOTA'
 
 /** One problem found while validating input: where it is and what was expected. */
 export interface LithoIssue {

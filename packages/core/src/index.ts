@@ -60,6 +60,11 @@ export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField 
 // Quotas
 export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
+export { countOwned, createOwned, deleteOwned, type OwnedCreate, type OwnedItems, type OwnedKind } from './quota/owned-count.js'
+export { storeRender, type StoreRenderServices, type StoredRender } from './service/store-render.js'
+export { isExpired, sweepStoredFiles, type SweepOptions, type SweepReport } from './service/sweep-files.js'
+export { attachQuota, quotaOfError, type ErrorQuota } from './quota/error-quota.js'
+export { assertStorageRoom, meterStorage, refundStorage, storageUsage, type StorageUsage } from './quota/meter-storage.js'
 export { meterRenders, refundRenders, toQuotaErrorBody, type QuotaErrorBody, type RenderGrant, type RenderMeterRequest } from './quota/meter-renders.js'
 export { MAX_PENDING_REFUNDS, REFUND_LEDGER_KEY, refundKey, stateStoreRefundLedger, type PendingRefund, type RefundLedger } from './quota/refund-ledger.js'
 export { reconcileRefunds, settleRefund, type ReconcileSummary, type RefundServices, type RefundSettings, type RefundTarget } from './quota/settle-refund.js'

@@ -16,7 +16,13 @@ const USAGE = `Usage: litho <command> [options]
 
 Commands:
   serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests]
-      Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish).
+        [--hosted-retention-days N]
+      Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish). Expired
+      stored files are swept every hour.
+  gc [--hosted-retention-days N] [--data DIR]
+      Sweep now: delete signed files whose URL expired and hosted files older than N days
+      (default: $LITHO_HOSTED_RETENTION_DAYS, else kept), refunding their storage. Prints
+      {"scanned","deleted","freedBytes","failed","meterWindows"}.
   render FILE [--set key.field=value]… [--format png|jpeg|webp|pdf] [--quality 1-100] [--variation ID] [-o OUT]
       Render a design document in-process. Writes OUT, or the bytes to stdout.
   users create --email E [--password-stdin] [--plan free|basic|pro|unlimited] [--data DIR]
@@ -65,6 +71,8 @@ async function main(argv: string[]): Promise<number> {
       }
       return run(args, { writeStdout, writeStderr })
     }
+    case 'gc':
+      return (await import('./commands/gc.js')).gcCommand(rest, { writeStdout, writeStderr })
     case 'serve':
       return (await import('./commands/serve.js')).serveCommand(rest, { log: (line) => console.log(line) })
     case undefined:

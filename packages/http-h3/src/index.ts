@@ -17,6 +17,10 @@ export { designsImportCommand } from './commands/designs-import.js'
 export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
 /** The URL-signing keys of `litho serve` (key file or environment) and their rotation, e.g. `await rotateUrlSigningKeyFile('.litho', new Date())`. */
 export { loadUrlSigningKeys, rotateUrlSigningKeyFile, generateUrlSigningKey, type LoadedUrlSigningKeys, type RotatedUrlSigningKeys } from './url-signing-keys.js'
+/** `litho gc`: one retention sweep (expired stored files, the meter's expired windows), e.g. `await gcCommand(['--hosted-retention-days', '30'], io)`. */
+export { gcCommand } from './commands/gc.js'
+/** The retention setting and sweep that `litho serve` runs periodically, e.g. `await collectGarbage({ files, meter, retention }, { hostedRetentionDays: 30 })`. */
+export { collectGarbage, readHostedRetentionDays, startSweeper, type GcReport } from './retention.js'
 /** What the admin commands need from their surroundings (output, env, and for tests the stores). */
 export type { AdminCommandIo } from './commands/_admin.js'
 /** The stores of `litho serve` and the admin commands, chosen by `LITHO_*` variables, e.g. `await createBackends({ dataDir: '.litho', filesBaseUrl })`. */

@@ -28,6 +28,7 @@ import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
 import { backendChecks, createReadiness } from './readiness.js'
 import { createRequestGate } from './request-gate.js'
+import { readHostedRetentionDays, readSweepIntervalSeconds, startSweeper } from './retention.js'
 
 /** Options of {@link startLithoServer}. */
 export interface LithoServerOptions {
@@ -62,6 +63,8 @@ export interface LithoServerOptions {
   jobRetryBaseMs?: number
   /** How often refunds the meter refused are given back (`reconcileRefunds`; also once at start). @default 300000 (5 minutes) */
   refundReconcileIntervalMs?: number
+  /** Days a hosted file is kept; null: forever. @default `LITHO_HOSTED_RETENTION_DAYS`, else null */
+  hostedRetentionDays?: number | null
 }
 
 /** A running server. */
@@ -96,6 +99,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const mcpAllowedOrigins = env.LITHO_MCP_ALLOWED_ORIGINS ? readOrigins(env.LITHO_MCP_ALLOWED_ORIGINS) : undefined
   // Webhook URLs follow the rules of remote images (LITHO_ALLOW_NETWORKS, LITHO_ALLOW_HTTP).
   const policy = networkPolicyFromEnv(env)
+  const hostedRetentionDays = options.hostedRetentionDays !== undefined ? options.hostedRetentionDays : readHostedRetentionDays(undefined, env)
+  const sweepIntervalSeconds = readSweepIntervalSeconds(env)
 
   // The port must be known before the file URLs are: listen first, with a gate that holds
   // early requests until the app is ready (or answers 503), so none meets silence.
@@ -153,6 +158,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     files: backends.files,
     meter: backends.meter,
     refunds,
+    retention: backends.retention,
     renderer: pool,
     jobs: backends.jobs,
     queue: backends.queue,
@@ -173,6 +179,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     files: backends.files,
     meter: backends.meter,
     refundLedger: refunds.ledger,
+    retention: backends.retention,
     signer: backends.signer,
     renderer: pool,
     renderUrl: url,
@@ -192,6 +199,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
+  log(`retention: signed files until they expire, hosted files ${hostedRetentionDays === null ? 'forever' : `${hostedRetentionDays} days`}; swept every ${sweepIntervalSeconds} s`)
+  const sweeper = startSweeper(backends, { hostedRetentionDays, intervalSeconds: sweepIntervalSeconds, log })
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> =>
@@ -208,6 +217,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
       })
       clearTimeout(timeout)
       clearInterval(reconciling)
+      await sweeper.stop()
       // Jobs in flight finish (or are cut off and run again after the next start), then the pool goes.
       await backends!.queue.close()
       await pool!.close()

@@ -2,12 +2,13 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import { createExportJobHandler, createRenderer, createUrlSigner, createWebhookSecrets, createWebhookSender, type Clock, type ExportJobServices, type NetworkPolicy, type Renderer, type UrlSigner } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, JobQueue, JobStore, Meter, UserRecord } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, JobQueue, JobStore, Meter, RetentionIndex, UserRecord } from '@litho/core/contracts'
 import { memoryJobQueue } from '@litho/storage-adapters/job-queue'
 import { memoryJobStore } from '@litho/storage-adapters/job-store'
 import { createAuthorizationServer, createRenderKey, hashPassword, type AuthorizationServer, type AuthorizationServerOptions } from '@litho/auth-adapters'
 import { memoryAccountStore, memoryDesignStore, memoryFileStore, memoryMeter } from '@litho/storage-adapters'
 import { memoryAuthStateStore } from '@litho/storage-adapters/auth-state-store'
+import { memoryRetentionIndex } from '@litho/storage-adapters/retention-index'
 import type { H3 } from 'h3'
 import { createLithoApp, type LithoAppOptions } from '../src/app/create-litho-app.js'
 
@@ -40,6 +41,8 @@ export interface Harness {
   accounts: AccountStore
   files: FileStore
   meter: Meter
+  /** Records of stored renders (for `sweepStoredFiles`). */
+  retention: RetentionIndex
   signer: UrlSigner
   clock: ReturnType<typeof steppingClock>
   /** The built-in authorization server, with `oauth` in the options. */
@@ -73,6 +76,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const signer = createUrlSigner({ keys: [{ id: 'k1', secret: randomBytes(32) }] })
   const files = memoryFileStore({ publicBaseUrl: `${RENDER_URL}/files`, signer })
   const meter = memoryMeter()
+  const retention = memoryRetentionIndex()
   const clock = steppingClock()
   const renderer = overrides.renderer ?? createRenderer()
   let oauth: AuthorizationServer | undefined
@@ -89,6 +93,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       designs,
       files,
       meter,
+      retention,
       renderer,
       clock,
       jobs: memoryJobStore(),
@@ -104,6 +109,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     accounts,
     files,
     meter,
+    retention,
     signer,
     clock,
     renderer,
@@ -120,6 +126,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     accounts,
     files,
     meter,
+    retention,
     signer,
     clock,
     oauth,

@@ -2,7 +2,7 @@
 // over HTTP, with real access tokens from the built-in authorization server (interface.md §5):
 // every clause of the spec, the errors of §7 and the limits of §8, and CORS for browsers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema } from '@litho/core'
+import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema, sweepStoredFiles } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
 import { RENDER_URL, SMALL_DESIGN, createHarness, expectError, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
@@ -235,6 +235,19 @@ describe('GET /analytics/api', () => {
     return (await response.json()) as Usage
   }
 
+  it('reports the stored bytes now and the plan\'s storage limit; they go down when a file is swept', async () => {
+    const saver = await newUser('basic')
+    const saverCode = await h.createDesign(saver)
+    const saverKey = await h.createKey(saver)
+    const storage = async () => ((await (await api('/analytics/api', await accessToken(saver, { scope: 'read' }))).json()) as { storage: unknown }).storage
+    expect(await storage()).toEqual({ usedBytes: 0, limitBytes: 10_000_000_000 })
+    const stored = (await (await h.fetch(`/v1/${saverCode}?delivery=signed&expiresIn=1&dma-api-key=${saverKey}`)).json()) as { file: { size: number } }
+    expect(await storage()).toEqual({ usedBytes: stored.file.size, limitBytes: 10_000_000_000 })
+    h.clock.advance(61_000)
+    expect((await sweepStoredFiles({ files: h.files, meter: h.meter, retention: h.retention, clock: h.clock }, { hostedRetentionDays: null })).deleted).toBeGreaterThanOrEqual(1)
+    expect(await storage()).toEqual({ usedBytes: 0, limitBytes: 10_000_000_000 })
+  })
+
   it('counts renders in hour buckets, every bucket included', async () => {
     const body = await usage(`?groupBy=hour&start=${iso(day0 + 9 * HOUR)}&end=${iso(day0 + DAY + 11 * HOUR)}`)
     expect(body).toMatchObject({ success: true, groupBy: 'hour', start: iso(day0 + 9 * HOUR), end: iso(day0 + DAY + 11 * HOUR), total: 6 })
@@ -367,6 +380,42 @@ describe('/settings/api-keys', () => {
       const body = await expectError(await api(`/settings/api-keys?${query}`, token), 400, new RegExp(`^\\$limit: expected a whole number from 1 to 100, received ${received}`))
       expect(body.code).toBe('ERR_INVALID_REQUEST')
     }
+  })
+
+  it('150 concurrent POST /settings/api-keys against a limit of 100 make exactly 100 keys, and every one of them is listed', async () => {
+    const flooder = await newUser()
+    const token = await accessToken(flooder)
+    const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => postJson(token, JSON.stringify({ name: `k${i}` }))))
+    const statuses = responses.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(100)
+    expect(statuses.filter((s) => s === 400)).toHaveLength(50)
+    const refused = responses.find((r) => r.status === 400)!
+    expect(((await refused.json()) as { message: string }).message).toMatch(/at most 100 API keys: revoke one before creating another/)
+    expect(await h.accounts.listKeys(flooder.id, { limit: 100, offset: 100 }), 'no 101st key').toEqual([])
+    const listed = new Set<string>()
+    for (let page = 1; ; page++) {
+      const body = (await (await api(`/settings/api-keys?$limit=30&$page=${page}`, token)).json()) as KeyList & { hasNextPage: boolean; totalPages: number }
+      expect(body.totalPages).toBe(4)
+      for (const key of body.docs) listed.add(String(key._id))
+      if (!body.hasNextPage) break
+    }
+    expect(listed.size).toBe(100)
+  })
+
+  it('pages with $page: page, totalPages and hasNextPage, every key reachable', async () => {
+    const pager = await newUser()
+    const token = await accessToken(pager)
+    const made: string[] = []
+    for (let i = 0; i < 5; i++) {
+      h.clock.advance(1000)
+      const response = await postJson(token, JSON.stringify({ name: `p${i}` }))
+      made.push(String(((await response.json()) as { _id: string })._id))
+    }
+    const pages = await Promise.all([1, 2, 3, 4].map(async (page) => (await (await api(`/settings/api-keys?$limit=2&$page=${page}`, token)).json()) as KeyList & { page: number; totalPages: number; hasNextPage: boolean }))
+    expect(pages.map((p) => [p.page, p.totalPages, p.hasNextPage, p.docs.length])).toEqual([[1, 3, true, 2], [2, 3, true, 2], [3, 3, false, 1], [4, 3, false, 0]])
+    expect(pages.flatMap((p) => p.docs.map((d) => d._id))).toEqual(made.reverse())
+    const body = await expectError(await api('/settings/api-keys?$page=0', token), 400, /^\$page: expected a whole number ≥ 1, received 0/)
+    expect(body.code).toBe('ERR_INVALID_REQUEST')
   })
 
   it('creates a key (201, the secret once) that renders, is listed without its secret, and stops working once deleted', async () => {

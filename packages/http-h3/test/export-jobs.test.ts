@@ -1,7 +1,7 @@
 // Durable export jobs (interface.md §4 export/jobs, GET /analytics/exports/{exportId}, §6 events):
 // the 202 acknowledgement, every bad input, polling by the owner only, refunds, 429, and
 // completion webhooks verified with the `standardwebhooks` package, retried on failure.
-import { LithoError } from '@litho/core'
+import { LithoError, PLANS, meterStorage, refundStorage, storageUsage } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -128,6 +128,26 @@ describe('POST /designs/v2/{id}/export/jobs', () => {
     expect(response.status).toBe(429)
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/)
     expect(await response.json()).toMatchObject({ success: false, data: { usage: 100, limit: 100, remaining: 0 } })
+  })
+
+  it('answers 403 ERR_STORAGE_QUOTA when the plan storage is full (nothing metered); a job whose file no longer fits fails with that code and is refunded', async () => {
+    const free = await h.createUser('free', PASSWORD)
+    const code = await h.createDesign(free)
+    const id = (await h.designs.getByRenderCode(code))!.id
+    const freeToken = await accessToken(free)
+    const limit = PLANS.free.storageBytes!
+    await meterStorage(h.meter, { account: free, key: `${free.id}/full.png`, bytes: limit })
+    const body = await expectError(await enqueue({ delivery: 'hosted' }, '', freeToken, id), 403, /^The storage of the free plan/)
+    expect(body).toMatchObject({ code: 'ERR_STORAGE_QUOTA', data: { usage: limit, limit } })
+    expect(await usage(free.id), 'nothing metered').toBe(0)
+    // Room for 10 bytes: the job is queued, but its file does not fit when it is stored.
+    await refundStorage(h.meter, { accountId: free.id, key: `${free.id}/full.png` })
+    await meterStorage(h.meter, { account: free, key: `${free.id}/almost.png`, bytes: limit - 10 })
+    const ack = (await (await enqueue({ delivery: 'signed' }, '', freeToken, id)).json()) as { exportId: string }
+    const job = await settled(ack.exportId, freeToken)
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'ERR_STORAGE_QUOTA' } })
+    expect(await usage(free.id), 'the failed job is refunded').toBe(0)
+    expect((await storageUsage(h.meter, free)).usedBytes).toBe(limit - 10)
   })
 })
 

@@ -1,6 +1,7 @@
 // The render endpoints of interface.md §4 (GET and POST {render_url}/v1/{design_id}), render-key
 // auth of §5, the errors of §7 and the limits of §8, against the app in-process on memory stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PLANS, meterStorage } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
 import { createFixture, expectError, sniff, WINDOW, type Harness } from './_harness.js'
 
@@ -284,11 +285,46 @@ describe('metering (§8) and the quota error (§2, §7)', () => {
     expect(await h.meter.usage({ subject: free.id, window: WINDOW })).toBe(100)
   })
 
+  it('a refused render (429) carries X-Quota-Limit, X-Quota-Remaining and X-Quota-Reset, like a granted one; so does a refused bulk', async () => {
+    const free = await h.createUser('free')
+    const freeKey = await h.createKey(free)
+    const freeCode = await h.createDesign(free)
+    await h.meter.consume({ subject: free.id, window: WINDOW, amount: 100, limit: 100, id: 'setup', expiresAt: new Date('2026-12-01T00:00:00Z') })
+    const bulk = await h.fetch('/bulk', { method: 'POST', headers: { 'dma-api-key': freeKey, 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ designId: freeCode }] }) })
+    for (const refused of [await get('', { 'dma-api-key': freeKey }, freeCode), bulk]) {
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('x-quota-limit')).toBe('100')
+      expect(refused.headers.get('x-quota-remaining')).toBe('0')
+      expect(refused.headers.get('x-quota-reset')).toBe('2026-12-01T00:00:00.000Z')
+    }
+  })
+
+  it('a hosted or signed render past the plan\'s storage is 403 ERR_STORAGE_QUOTA with data { usage, limit }, refunded, and stores nothing', async () => {
+    const free = await h.createUser('free')
+    const freeKey = await h.createKey(free)
+    const freeCode = await h.createDesign(free)
+    // The storage is full but for 10 bytes: no render fits.
+    await meterStorage(h.meter, { account: free, key: `${free.id}/old.png`, bytes: PLANS.free.storageBytes! - 10 })
+    for (const delivery of ['hosted', 'signed']) {
+      const refused = await get(`?delivery=${delivery}`, { 'dma-api-key': freeKey }, freeCode)
+      const body = await expectError(refused, 403, /^The storage of the free plan \(500 MB of stored renders\) is full/)
+      expect(body).toMatchObject({ success: false, code: 'ERR_STORAGE_QUOTA', data: { usage: PLANS.free.storageBytes! - 10, limit: PLANS.free.storageBytes } })
+    }
+    expect(await h.meter.usage({ subject: free.id, window: WINDOW }), 'both renders refunded').toBe(0)
+    // It consumed (then refunded) a render: the quota headers say where the account stands.
+    const again = await get('?delivery=hosted', { 'dma-api-key': freeKey }, freeCode)
+    expect([again.status, again.headers.get('x-quota-limit'), again.headers.get('x-quota-remaining')]).toEqual([403, '100', '100'])
+    // A streamed render stores nothing, so it still works.
+    expect((await get('', { 'dma-api-key': freeKey }, freeCode)).status).toBe(200)
+  })
+
   it('a render that fails after consuming is refunded (a remote image refused by the network policy: 422)', async () => {
     const before = await usage()
     const response = await get('?photo.src=http://127.0.0.1:9/photo.png')
     await expectError(response, 422, /photo/)
     expect(await usage()).toBe(before)
+    // It consumed a unit (given back): the quota headers are there, as on a success.
+    expect(response.headers.get('x-quota-remaining')).toBe(String(response.headers.get('x-quota-limit') === null ? null : Number(response.headers.get('x-quota-limit')) - before))
   })
 
   it('the window is the calendar month in UTC: a new month starts at zero', async () => {

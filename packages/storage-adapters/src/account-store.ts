@@ -242,9 +242,10 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
       return kit.wrapBackendErrors('findKeyByHash', () => keyByHash(hash, 'findKeyByHash'))
     },
 
-    async listKeys(userId: string, options: { limit: number }): Promise<KeyRecord[]> {
+    async listKeys(userId: string, options: { limit: number; offset?: number }): Promise<KeyRecord[]> {
       kit.assertId('userId', userId)
       const limit = assertLimit(options)
+      const offset = assertOffset(options)
       return kit.wrapBackendErrors('listKeys', async () => {
         const prefix = userKeysPrefix(userId)
         const ids = (await storage.getKeys(prefix))
@@ -261,7 +262,7 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
         }
         const time = (key: KeyRecord) => Date.parse(key.createdAt)
         keys.sort((a, b) => (time(a) === time(b) ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : time(b) - time(a)))
-        return keys.slice(0, limit)
+        return keys.slice(offset, offset + limit)
       })
     },
 
@@ -417,6 +418,13 @@ function assertLabel(field: string, value: unknown): asserts value is string {
 function assertHash(value: unknown): asserts value is string {
   if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected hash to be a string but received ${describe(value)}`)
   if (!HASH_RE.test(value)) throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected hash to be sha256: and 43 characters of base64url but received another string')
+}
+
+function assertOffset(options: { offset?: unknown }): number {
+  const { offset = 0 } = options
+  if (typeof offset !== 'number') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options.offset to be a number but received ${describe(offset)}`)
+  if (!Number.isSafeInteger(offset) || offset < 0) throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected options.offset to be a whole number ≥ 0 but received ${describe(offset)}`)
+  return offset
 }
 
 function assertLimit(options: unknown): number {

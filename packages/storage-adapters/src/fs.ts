@@ -13,9 +13,14 @@
  *   `2026-11-23T14:00:00.000Z`), so a refund takes the units out of that hour;
  * - `@history/<subject>/<YYYY-MM>/<DDTHH>` the net units of one UTC hour (`2026-11/23T14`),
  *   across windows. The hour's file is deleted when a refund brings it to 0.
+ * - `<window>/<subject>/expires` the latest `expiresAt` (epoch ms) a consume gave the window.
  * `@` is never produced by `encodeSegment`, so `@hours` and `@history` cannot be a subject or a
- * window. Files are never expired: delete the directory of a window once it is over, and the
- * months of `@history` older than you need (the contract asks for 400 days).
+ * window. A window is swept (its `<window>/<subject>` and `<window>/@hours/<subject>` directories
+ * deleted) once its `expires` plus `graceSeconds` has passed: by `sweep()`, and lazily by a
+ * consume at most once every {@link SWEEP_INTERVAL_MS} (in the background, never failing the
+ * consume). Windows written before `expires` was recorded have none and are kept: delete them by
+ * hand. The months of `@history` are kept; delete those older than you need (the contract asks
+ * for 400 days).
  *
  * Consumes and refunds of one subject also share a mutex for its history (taken after the
  * window's, always in that order), since two windows of a subject may count in one hour.
@@ -23,13 +28,13 @@
  * @module fs
  */
 import { randomUUID } from 'node:crypto'
-import { readdir, rename } from 'node:fs/promises'
+import { readdir, rename, rm, rmdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import fsDriver from 'unstorage/drivers/fs'
 import { createLock } from './_lock.js'
 import { createMeterError, HOUR_MS, hourSlot, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from './_utils.js'
-import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, createTypeError, describe } from './_validate.js'
+import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from './_validate.js'
 
 /** Options of {@link fsMeter}. */
 export interface FsMeterOptions {
@@ -38,9 +43,24 @@ export interface FsMeterOptions {
    * directory: see the module comment.
    */
   base: string
+  /**
+   * Seconds a window is kept after its `expiresAt`, so a refund of a job that straddled the end
+   * of the window still finds its id. The same default as the memory and Redis meters.
+   * @default 604800 (7 days)
+   */
+  graceSeconds?: number
 }
 
+/** A meter in files; `sweep` deletes the windows that are over (see the module comment). */
+export type FsMeter = Meter & { sweep(now?: Date): Promise<number> }
+
 const ADAPTER_NAME = 'fs'
+/** 7 days: see {@link FsMeterOptions.graceSeconds}. */
+const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60
+/** Consumes start a background sweep at most this often: rate windows of a minute pile up fast. */
+const SWEEP_INTERVAL_MS = 10 * 60_000
+/** The file of a window's expiry (no encoded subject or id is named like it: those are directories). */
+const EXPIRES_FILE = 'expires'
 /** The top directory of the usage history; `@` keeps it apart from every encoded window. */
 const HISTORY_DIR = '@history'
 /** The directory, in each window, of the hours of its consumptions. */
@@ -58,7 +78,7 @@ const HOURS_DIR = '@hours'
  * const meter = fsMeter({ base: '.data/meter' })
  * await meter.consume({ subject: 'user-1', window: '2026-11', amount: 1, limit: 100, id: 'render-1', expiresAt: new Date('2026-12-01') })
  */
-export function fsMeter(options: FsMeterOptions): Meter {
+export function fsMeter(options: FsMeterOptions): FsMeter {
   const base = (options as Partial<FsMeterOptions> | undefined)?.base
   if (base === undefined || base === '') {
     throw createTypeError(ADAPTER_NAME, 'ERR_MISSING_OPTION', 'Expected option base (a directory) but received none')
@@ -66,6 +86,9 @@ export function fsMeter(options: FsMeterOptions): Meter {
   if (typeof base !== 'string') {
     throw createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_TYPE', `Expected option base to be a string but received ${describe(base)}`)
   }
+  const graceSeconds = options.graceSeconds ?? DEFAULT_GRACE_SECONDS
+  assertWholeNumber(ADAPTER_NAME, 'graceSeconds', graceSeconds, 0)
+  const graceMs = graceSeconds * 1000
   // The mutex registry is keyed by the resolved path, so `./data` and `/srv/app/data` share locks.
   // (Two different paths to one directory through a symlink do not: give every meter the same path.)
   const root = resolve(base)
@@ -125,6 +148,31 @@ export function fsMeter(options: FsMeterOptions): Meter {
     }
   }
 
+  let lastSweep = Date.now()
+  /** Deletes every window whose expiry plus the grace period is before `now`; resolves with how many. */
+  const sweep = async (now: Date): Promise<number> => {
+    let swept = 0
+    for (const window of await list('')) {
+      if (window.startsWith('@') || window.includes('.')) continue
+      for (const subject of await list(window)) {
+        if (subject.startsWith('@') || subject.includes('.')) continue
+        const key = `${window}:${subject}`
+        swept += await withLock(`${root}\0${key}`, async () => {
+          // Read again under the window's lock: a consume may have moved it later meanwhile.
+          const expires = await readCount(`${key}:${EXPIRES_FILE}`, 'sweep')
+          if (expires === null || expires + graceMs > now.getTime()) return 0
+          await rm(pathOf(key), { recursive: true, force: true })
+          await rm(pathOf(`${window}:${HOURS_DIR}:${subject}`), { recursive: true, force: true })
+          return 1
+        })
+      }
+      // A window with no subject left goes too (best effort: a consume may have just created it).
+      await rmdir(pathOf(`${window}:${HOURS_DIR}`)).catch(() => {})
+      await rmdir(pathOf(window)).catch(() => {})
+    }
+    return swept
+  }
+
   const capabilities: MeterCapabilities = { persistent: true, shared: false }
   return {
     name: ADAPTER_NAME,
@@ -132,6 +180,11 @@ export function fsMeter(options: FsMeterOptions): Meter {
 
     async consume(request: ConsumeRequest): Promise<ConsumeResult> {
       assertConsumeRequest(ADAPTER_NAME, request)
+      if (Date.now() - lastSweep >= SWEEP_INTERVAL_MS) {
+        lastSweep = Date.now()
+        // In the background: a sweep's failure is retried by the next one and never fails a consume.
+        void sweep(new Date(lastSweep)).catch(() => {})
+      }
       const keys = keysOf(request, request.id)
       const hour = hourStart((request.at ?? new Date()).getTime())
       const history = historyKeysOf(request.subject, hour)
@@ -150,6 +203,9 @@ export function fsMeter(options: FsMeterOptions): Meter {
             await writeAtomic(keys.usage, String(next))
             await settleAll([writeAtomic(history.hour, String(inHour + request.amount)), writeAtomic(keys.hour, new Date(hour).toISOString())])
             await writeAtomic(keys.id, String(request.amount))
+            // The window's expiry, for the sweep: only ever moved later.
+            const expiresAt = request.expiresAt.getTime()
+            if (((await readCount(keys.expires, 'consume')) ?? -1) < expiresAt) await writeAtomic(keys.expires, String(expiresAt))
             return { granted: true, usage: next }
           }),
         ),
@@ -230,6 +286,13 @@ export function fsMeter(options: FsMeterOptions): Meter {
       })
     },
 
+    sweep(now?: Date): Promise<number> {
+      if (now !== undefined && !(now instanceof Date && Number.isFinite(now.getTime()))) {
+        return Promise.reject(createTypeError(ADAPTER_NAME, 'ERR_INVALID_ARG_TYPE', `Expected now to be a valid Date but received ${describe(now)}`))
+      }
+      return wrapBackendErrors(ADAPTER_NAME, 'sweep', () => sweep(now ?? new Date()))
+    },
+
     async dispose(): Promise<void> {
       await driver.dispose?.()
     },
@@ -247,11 +310,12 @@ async function settleAll(writes: Array<Promise<unknown> | unknown>): Promise<voi
 }
 
 /** The unstorage keys of one window of one subject (`:` is the driver's directory separator). */
-function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string; hour: string } {
+function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string; hour: string; expires: string } {
   const window = `${encodeSegment(key.window)}:${encodeSegment(key.subject)}`
   return {
     window,
     usage: `${window}:usage`,
+    expires: `${window}:${EXPIRES_FILE}`,
     id: `${window}:ids:${encodeSegment(id)}`,
     hour: `${encodeSegment(key.window)}:${HOURS_DIR}:${encodeSegment(key.subject)}:${encodeSegment(id)}`,
   }

@@ -12,7 +12,7 @@
 /** A meter in process memory, e.g. `memoryMeter()` in tests. */
 export { memoryMeter, type MemoryMeterOptions } from './memory.js'
 /** A meter in files, one process per directory, e.g. `fsMeter({ base: '.data/meter' })`. */
-export { fsMeter, type FsMeterOptions } from './fs.js'
+export { fsMeter, type FsMeter, type FsMeterOptions } from './fs.js'
 /** A meter on Redis, shared by any number of processes, e.g. `redisMeter({ url: process.env.REDIS_URL })`. */
 export { redisMeter, type RedisMeterOptions } from './redis.js'
 /** Designs on any unstorage instance, e.g. `unstorageDesignStore({ storage })`; and on memory, files or Redis, e.g. `redisDesignStore({ url })`. */
@@ -72,6 +72,17 @@ export {
   type RedisJobStoreOptions,
   type UnstorageJobStoreOptions,
 } from './job-store.js'
+
+/** Records of stored renders, for their lifetime (the retention sweep), e.g. `redisRetentionIndex({ url })`; `fsRetentionIndex({ base })` for one process. */
+export {
+  fsRetentionIndex,
+  memoryRetentionIndex,
+  redisRetentionIndex,
+  unstorageRetentionIndex,
+  type FsRetentionIndexOptions,
+  type RedisRetentionIndexOptions,
+  type UnstorageRetentionIndexOptions,
+} from './retention-index.js'
 
 /** Durable job queues: `memoryJobQueue()` (tests), `fsJobQueue({ dir })` (one process), `bullmqJobQueue({ url })` (BullMQ on Redis, loaded at the first call). */
 export {

@@ -27,7 +27,33 @@ describe('fs meter', () => {
     expect(readFileSync(join(dir, 'usage'), 'utf8')).toBe('2')
     expect(readFileSync(join(dir, 'ids', 'render-%41'), 'utf8')).toBe('2')
     // No temporary file is left behind after a successful write.
-    expect(readdirSync(dir).sort()).toEqual(['ids', 'usage'])
+    expect(readdirSync(dir).sort()).toEqual(['expires', 'ids', 'usage'])
+  })
+
+  it('fs › minute rate windows do not pile up: sweep deletes the windows past expiresAt plus the grace period, and keeps the rest', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base, graceSeconds: 60 })
+    const now = Date.UTC(2026, 10, 23, 12, 0)
+    // 50 one-minute rate windows of the last hour, one live window, one that never ends, and the history.
+    for (let minute = 0; minute < 50; minute++) {
+      const window = `rate-${minute}`
+      await meter.consume({ subject: 'ip-1', window, amount: 1, limit: 10, id: 'a', expiresAt: new Date(now - (60 - minute) * 60_000), at: new Date(now) })
+    }
+    await meter.consume({ subject: 'ip-1', window: 'rate-live', amount: 1, limit: 10, id: 'a', expiresAt: new Date(now + 60_000), at: new Date(now) })
+    await meter.consume({ subject: 'storage:u_1', window: 'bytes', amount: 500, limit: 1000, id: 'f', expiresAt: new Date(Date.UTC(9999, 0, 1)), at: new Date(now) })
+    // Within its grace period: kept (a refund of a straddling job must still find it).
+    await meter.consume({ subject: 'ip-1', window: 'rate-grace', amount: 1, limit: 10, id: 'a', expiresAt: new Date(now - 30_000), at: new Date(now) })
+    expect(readdirSync(base)).toHaveLength(54) // 53 windows and @history
+
+    expect(await meter.sweep(new Date(now))).toBe(50)
+    expect(readdirSync(base).sort()).toEqual(['@history', 'bytes', 'rate-grace', 'rate-live'])
+    expect(await meter.usage({ subject: 'ip-1', window: 'rate-3' }), 'a swept window counts from 0').toBe(0)
+    expect(await meter.usage({ subject: 'ip-1', window: 'rate-live' })).toBe(1)
+    expect(await meter.usage({ subject: 'storage:u_1', window: 'bytes' })).toBe(500)
+    expect(await meter.history({ subject: 'ip-1', from: new Date(now - 3_600_000), to: new Date(now + 3_600_000) }), 'history outlives windows').toEqual([{ hour: '2026-11-23T12:00:00.000Z', count: 52 }])
+    // Nothing left to sweep; a second sweep is a no-op.
+    expect(await meter.sweep(new Date(now))).toBe(0)
+    await expect(meter.sweep(new Date('x'))).rejects.toMatchObject({ code: 'ERR_INVALID_ARG_TYPE' })
   })
 
   it('fs › two meters over one directory in one process share the lock', async () => {

@@ -51,7 +51,8 @@ export interface KeyRecord {
  *   (else a TypeError `ERR_INVALID_ARG_VALUE`).
  * - `findKeyByHash` is how every render request authenticates: it reads its own writes and a
  *   deactivated or deleted key is not returned as active (deleted: `null`).
- * - `listKeys` returns a user's keys, newest first (ties by id), at most `limit` (1-100).
+ * - `listKeys` returns a user's keys, newest first (ties by id), at most `limit` (1-100), after
+ *   skipping the first `offset` (a whole number ≥ 0, default 0) of that order.
  * - `markKeyUsed` records `lastUsedAt`; it may be dropped or delayed, never fails a request
  *   for the caller's sake except when the backend is down.
  * - Deleting a user is not part of this port yet.
@@ -69,7 +70,7 @@ export interface AccountStore {
   createKey(key: KeyRecord): Promise<void>
   getKey(id: string): Promise<KeyRecord | null>
   findKeyByHash(hash: string): Promise<KeyRecord | null>
-  listKeys(userId: string, options: { limit: number }): Promise<KeyRecord[]>
+  listKeys(userId: string, options: { limit: number; offset?: number }): Promise<KeyRecord[]>
   setKeyActive(id: string, active: boolean): Promise<boolean>
   markKeyUsed(id: string, at: string): Promise<void>
   deleteKey(id: string): Promise<boolean>

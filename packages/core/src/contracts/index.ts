@@ -11,4 +11,5 @@ export type { DesignRecord, DesignStore, DesignSummary } from './design-store.js
 export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'
 export type { Clock } from './clock.js'
+export type { RetainedFile, RetentionIndex } from './retention-index.js'
 export type { JobOutcome, JobQueue, JobQueueStartOptions, JobRecord, JobStatus, JobStore, QueuedJob, WebhookAttempt } from './job-queue.js'

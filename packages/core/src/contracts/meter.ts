@@ -99,6 +99,13 @@ export interface Meter {
    * moment but never counts a denied one.
    */
   history(request: HistoryRequest): Promise<UsageHour[]>
+  /**
+   * Optional: forgets, now, every window whose `expiresAt` plus the meter's grace period has
+   * passed at `now` (default: the meter's clock), instead of waiting for it to happen lazily,
+   * and resolves with how many windows it forgot. Meters whose backend expires keys by itself
+   * (Redis) need not have it. A service calls it from its periodic sweep.
+   */
+  sweep?(now?: Date): Promise<number>
   /** Releases connections and timers. */
   dispose?(): Promise<void>
 }

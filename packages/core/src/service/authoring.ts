@@ -24,11 +24,13 @@ import sharp from 'sharp'
 import * as z from 'zod'
 import type { Clock } from '../contracts/clock.js'
 import type { DesignRecord, DesignStore } from '../contracts/design-store.js'
+import type { Meter } from '../contracts/meter.js'
 import { applyOverrides } from '../design/overrides.js'
 import { MAX_DIMENSION, MAX_GROUP_DEPTH, MAX_TOTAL_COMPONENTS, type Component, type DesignDocument } from '../design/schema.js'
 import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import { mapComponents, walkComponents } from '../design/walk.js'
 import { LithoError, formatIssues, type LithoIssue } from '../errors.js'
+import { createOwned, deleteOwned, type OwnedItems } from '../quota/owned-count.js'
 import { PLANS, isPlanId, type PlanId } from '../quota/plans.js'
 import type { RenderResult } from '../render/render-document.js'
 import type { Renderer } from '../render/renderer.js'
@@ -60,8 +62,15 @@ export const MIN_PREVIEW_MAX_SIDE = 16
 export interface AuthoringServices {
   designs: Pick<DesignStore, 'get' | 'create' | 'update' | 'delete' | 'listByOwner'>
   renderer: Pick<Renderer, 'render'>
+  /** Counts the designs each account holds, atomically (the plan's `templates`; see `quota/owned-count`). */
+  meter: Meter
   /** @default the system clock */
   clock?: Clock
+}
+
+/** An account's designs for the meter's count: the store's total seeds it. */
+function ownedDesigns(services: Pick<AuthoringServices, 'designs'>, owner: string): OwnedItems {
+  return { kind: 'designs', owner, countExisting: async () => (await services.designs.listByOwner(owner, { offset: 0, limit: 1 })).total }
 }
 
 /**
@@ -399,8 +408,8 @@ export interface DesignPreview {
  * base64url characters; the render code 22 (128 bits).
  *
  * Plans limit how many designs an account holds (`PLANS[plan].templates`: 50 on Free). The count
- * comes from the store's list, which may lag behind writes, so concurrent creations may pass the
- * limit by a few.
+ * is kept by the meter and taken atomically before the store write, so concurrent creations
+ * never pass the limit (see `quota/owned-count`).
  *
  * @throws LithoError `ERR_INVALID_REQUEST` for a bad `name` (path `name`) or a `document` that is
  * not an object; `ERR_INVALID_DESIGN` listing every problem of the document, paths prefixed
@@ -410,22 +419,12 @@ export interface DesignPreview {
  * const design = await createDesign(services, { account: { id: 'u_1', plan: 'free' }, name: 'Card', document: { version: 2, width: 1080, height: 1080, components: [] } })
  * design.draft // the document; design.design === null until published
  */
-export async function createDesign(services: Pick<AuthoringServices, 'designs' | 'clock'>, request: CreateDesignRequest): Promise<DesignResource> {
+export async function createDesign(services: Pick<AuthoringServices, 'designs' | 'meter' | 'clock'>, request: CreateDesignRequest): Promise<DesignResource> {
   const { account } = request
   const input = parseInput(CreateDesignInputSchema, { name: request.name, document: request.document, publish: request.publish })
   // The caller's own object, not zod's copy: a copy made by assignment would turn a "__proto__" field into a prototype.
   const document = checkDocument(request.document, 'document')
   if (!isPlanId(account.plan)) throw new TypeError(`account.plan: expected one of ${Object.keys(PLANS).join(', ')}, received ${JSON.stringify(account.plan)}`)
-  const limit = PLANS[account.plan].templates
-  if (limit !== null) {
-    const { total } = await services.designs.listByOwner(account.id, { offset: 0, limit: 1 })
-    if (total >= limit)
-      throw new LithoError(
-        'ERR_TEMPLATE_LIMIT',
-        `The ${account.plan} plan allows ${limit} designs and this account has ${total}: delete a design you no longer need (delete_design), or change an existing one (update_design), or move to a larger plan.`,
-        { details: { plan: account.plan, limit, count: total } },
-      )
-  }
   const now = clockOf(services).now().toISOString()
   const publish = input.publish === true
   const record: DesignRecord = {
@@ -438,15 +437,25 @@ export async function createDesign(services: Pick<AuthoringServices, 'designs' |
     createdAt: now,
     updatedAt: now,
   }
-  try {
-    await services.designs.create(record)
-  } catch (error) {
-    // Ids are random; a clash is astronomically rare, and a fresh pair settles it.
-    if (!(LithoError.isInstance(error) && error.code === 'ERR_STORE_CONFLICT')) throw error
-    record.id = newDesignId()
-    record.renderCode = newRenderCode()
-    await services.designs.create(record)
-  }
+  const limit = PLANS[account.plan].templates
+  // Counted atomically by the meter (quota/owned-count): the unit is taken before the store write.
+  const outcome = await createOwned(services.meter, ownedDesigns(services, account.id), { id: record.id, limit }, async () => {
+    try {
+      await services.designs.create(record)
+    } catch (error) {
+      // Ids are random; a clash is astronomically rare, and a fresh render code settles it
+      // (the id stays: the meter's unit is held under it).
+      if (!(LithoError.isInstance(error) && error.code === 'ERR_STORE_CONFLICT')) throw error
+      record.renderCode = newRenderCode()
+      await services.designs.create(record)
+    }
+  })
+  if (!outcome.created)
+    throw new LithoError(
+      'ERR_TEMPLATE_LIMIT',
+      `The ${account.plan} plan allows ${limit} designs and this account has ${outcome.count}: delete a design you no longer need (delete_design), or change an existing one (update_design), or move to a larger plan.`,
+      { details: { plan: account.plan, limit, count: outcome.count } },
+    )
   return toResource(record)
 }
 
@@ -520,10 +529,10 @@ export async function publishDesign(services: Pick<AuthoringServices, 'designs' 
  * `[A-Za-z0-9_-]{1,64}`, or another account's design (never telling which).
  * @example await deleteDesign(services, { account: { id: 'u_1' }, id: 'd_3Jx9Qm2LpZ7a' }) // { success: true, _id: 'd_3Jx9Qm2LpZ7a' }
  */
-export async function deleteDesign(services: Pick<AuthoringServices, 'designs'>, request: { account: BearerAccount; id: string }): Promise<{ success: true; _id: string }> {
+export async function deleteDesign(services: Pick<AuthoringServices, 'designs' | 'meter'>, request: { account: BearerAccount; id: string }): Promise<{ success: true; _id: string }> {
   const input = parseInput(DeleteDesignInputSchema, { id: request.id })
   const record = await loadOwnDesign(services, request.account, input.id)
-  if (!(await services.designs.delete(record.id))) throw notFound(record.id)
+  if (!(await deleteOwned(services.meter, ownedDesigns(services, request.account.id), record.id, () => services.designs.delete(record.id)))) throw notFound(record.id)
   return { success: true, _id: record.id }
 }
 

@@ -19,7 +19,8 @@ import type { Meter } from '../contracts/meter.js'
 export interface BearerServices {
   designs: Pick<DesignStore, 'get' | 'listByOwner'>
   accounts: Pick<AccountStore, 'listKeys' | 'getKey' | 'createKey' | 'deleteKey'>
-  meter: Pick<Meter, 'history'>
+  /** Usage history, and the atomic count of each account's keys (`quota/owned-count`). */
+  meter: Meter
   /** @default the system clock */
   clock?: Clock
 }

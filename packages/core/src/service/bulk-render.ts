@@ -101,8 +101,8 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
       const row = rows[index]!
       try {
         const result = await services.renderer.render(prepared.document, { format, quality, variation: prepared.variation })
-        const stored = await storeRender(services.files, result, {
-          accountId: account.id,
+        const stored = await storeRender(services, result, {
+          account,
           renderId: `${bulkId}-${index}`,
           delivery,
           expiresInMinutes: request.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,

@@ -20,10 +20,12 @@ import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore } from '../contracts/file-store.js'
 import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
 import type { Meter } from '../contracts/meter.js'
+import type { RetentionIndex } from '../contracts/retention-index.js'
 import { LithoError } from '../errors.js'
 import { meterRenders } from '../quota/meter-renders.js'
+import { assertStorageRoom } from '../quota/meter-storage.js'
 import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
-import type { PlanId } from '../quota/plans.js'
+import { isPlanId, type PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../render/images/network-policy.js'
 import type { Renderer } from '../render/renderer.js'
@@ -46,6 +48,8 @@ export interface ExportJobServices {
   designs: Pick<DesignStore, 'get'>
   files: FileStore
   meter: Meter
+  /** Records stored files for the retention sweep (`sweepStoredFiles`). */
+  retention?: RetentionIndex
   renderer: Pick<Renderer, 'render'>
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
@@ -74,6 +78,8 @@ export interface ExportJobRequest {
   /** The request's query string: its dot-path overrides apply first (reserved names are not overrides). */
   query?: string
   webhookUrl?: string
+  /** The owner's plan when the job was queued: its storage limit applies when the file is stored. Absent in jobs queued before it was kept: counted without a limit. */
+  plan?: PlanId
 }
 
 /** The override inputs of a job: the query's, then the body's (which win). */
@@ -136,6 +142,8 @@ export async function enqueueExportJob(
   }
   // Bad input (design, overrides, variation) is refused before anything is metered.
   await prepareExport(services, { account, id: input.id, params: request.params, overrides: overridesOf(request) })
+  // A full storage is refused now, not after a render that could not be kept.
+  await assertStorageRoom(services.meter, account)
   const now = clockOf(services).now()
   const exportId = newId('exp')
   const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: exportId, now })
@@ -144,7 +152,7 @@ export async function enqueueExportJob(
     ownerId: account.id,
     designId: input.id,
     status: 'queued',
-    request: request as unknown as Record<string, unknown>,
+    request: { ...request, plan: account.plan } as unknown as Record<string, unknown>,
     attempts: 0,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
@@ -323,9 +331,11 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: overridesOf(request) })
       const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
-      const stored = await storeRender(services.files, rendered, {
-        accountId: record.ownerId,
+      const stored = await storeRender(services, rendered, {
+        // A record is JSON from a store: anything but a known plan counts without a limit.
+        account: { id: record.ownerId, plan: isPlanId(request.plan) ? request.plan : null },
         renderId: record.id,
+        replaces: true,
         delivery: request.delivery,
         expiresInMinutes: request.params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
         now: now(),

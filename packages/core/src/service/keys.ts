@@ -13,10 +13,12 @@ import type { KeyRecord } from '../contracts/account-store.js'
 import { describeReceived } from '../design/schema.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import { LithoError } from '../errors.js'
+import { countOwned, createOwned, deleteOwned, type OwnedItems } from '../quota/owned-count.js'
 import { invalidRequest } from './params.js'
 import { clockOf } from './services.js'
 import { STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, expected, pageSizeSchema, parseQuery } from './query.js'
+import { MAX_PAGE } from './designs.js'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, expected, pageSizeSchema, parseQuery, wholeNumber } from './query.js'
 
 /** The name of a key created without one. */
 export const DEFAULT_KEY_NAME = 'API key'
@@ -25,32 +27,37 @@ export const MAX_KEY_NAME_LENGTH = 100
 /** Most keys one account may hold, so that one list page (`$limit` ≤ 100) always shows them all. */
 export const MAX_API_KEYS = MAX_PAGE_SIZE
 
+const pageSchema = wholeNumber(1, MAX_PAGE, 'a whole number ≥ 1')
+
 /**
- * The query of `GET /settings/api-keys`: `$limit` (1-100, default 10).
+ * The query of `GET /settings/api-keys`: `$page` (≥ 1, default 1) and `$limit` (1-100, default 10).
  *
- * @example ListKeysParamsSchema.parse({ $limit: 50 })
+ * @example ListKeysParamsSchema.parse({ $page: 2, $limit: 50 })
  */
 export const ListKeysParamsSchema = z.object({
-  $limit: pageSizeSchema.optional().meta({ description: `Keys to return, newest first; 1-${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+  $page: pageSchema.optional().meta({ description: 'Page number, from 1.', default: 1 }),
+  $limit: pageSizeSchema.optional().meta({ description: `Keys per page, newest first; 1-${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
 })
 
 /**
- * Validated key-list parameters with their default applied.
+ * Validated key-list parameters with their defaults applied.
  *
- * @example const params: ListKeysParams = { limit: 10 }
+ * @example const params: ListKeysParams = { page: 1, limit: 10 }
  */
 export interface ListKeysParams {
+  page: number
   limit: number
 }
 
 /**
  * Validates the query of `GET /settings/api-keys`.
  *
- * @throws LithoError `ERR_INVALID_REQUEST` naming `$limit`, e.g. `$limit: expected a whole number from 1 to 100, received 0`.
- * @example parseListKeysParams(new URLSearchParams('$limit=20')) // { limit: 20 }
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `$page` or `$limit`, e.g. `$limit: expected a whole number from 1 to 100, received 0`.
+ * @example parseListKeysParams(new URLSearchParams('$page=2&$limit=20')) // { page: 2, limit: 20 }
  */
 export function parseListKeysParams(query: URLSearchParams): ListKeysParams {
-  return { limit: parseQuery(query, ListKeysParamsSchema, ['$limit']).$limit ?? DEFAULT_PAGE_SIZE }
+  const parsed = parseQuery(query, ListKeysParamsSchema, ['$page', '$limit'])
+  return { page: parsed.$page ?? 1, limit: parsed.$limit ?? DEFAULT_PAGE_SIZE }
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/
@@ -114,15 +121,18 @@ export const ApiKeySchema = z.object({
 export type ApiKey = z.infer<typeof ApiKeySchema>
 
 /**
- * The body of `GET /settings/api-keys`.
+ * The body of `GET /settings/api-keys`: one page of keys, like `/designs/v2`.
  *
- * @example ApiKeyListSchema.parse({ docs: [], limit: 10 })
+ * @example ApiKeyListSchema.parse({ docs: [], page: 1, limit: 10, totalPages: 1, hasNextPage: false })
  */
 export const ApiKeyListSchema = z.object({
   docs: z.array(ApiKeySchema).meta({ description: 'Newest first.' }),
+  page: z.number().int(),
   limit: z.number().int(),
+  totalPages: z.number().int().meta({ description: 'Pages of `limit` keys; at least 1, even with no keys.' }),
+  hasNextPage: z.boolean(),
 })
-/** The key list, e.g. `{ docs: [...], limit: 10 }`. */
+/** The key list, e.g. `{ docs: [...], page: 1, limit: 10, totalPages: 1, hasNextPage: false }`. */
 export type ApiKeyList = z.infer<typeof ApiKeyListSchema>
 
 /**
@@ -158,24 +168,30 @@ export interface GeneratedKey {
 }
 
 /**
- * The account's keys, newest first, at most `limit`: id, name, state, prefix and dates.
+ * One page of the account's keys, newest first: id, name, state, prefix and dates. The total
+ * is the account's key count as the meter keeps it (the count the key limit is enforced on).
  *
- * @throws LithoError `ERR_INVALID_REQUEST` naming `$limit` when `limit` is outside 1-100 (callers
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `$page` or `$limit` when out of range (callers
  * normally pass {@link parseListKeysParams}'s result); store errors as they are.
- * @example const { docs } = await listApiKeys(services, { account: { id: 'u_1' }, limit: 10 })
+ * @example const { docs, hasNextPage } = await listApiKeys(services, { account: { id: 'u_1' }, page: 1, limit: 10 })
  */
-export async function listApiKeys(services: Pick<BearerServices, 'accounts'>, request: { account: BearerAccount; limit: number }): Promise<ApiKeyList> {
-  const checked = ListKeysParamsSchema.safeParse({ $limit: request.limit })
+export async function listApiKeys(services: Pick<BearerServices, 'accounts' | 'meter'>, request: { account: BearerAccount; page?: number; limit: number }): Promise<ApiKeyList> {
+  const page = request.page ?? 1
+  const checked = ListKeysParamsSchema.safeParse({ $page: page, $limit: request.limit })
   if (!checked.success) throw invalidRequest(toLithoIssues(checked.error))
-  const keys = await services.accounts.listKeys(request.account.id, { limit: request.limit })
-  return { docs: keys.map(toApiKey), limit: request.limit }
+  const [keys, total] = await Promise.all([
+    services.accounts.listKeys(request.account.id, { limit: request.limit, offset: (page - 1) * request.limit }),
+    countOwned(services.meter, ownedKeys(services, request.account.id)),
+  ])
+  const totalPages = Math.max(1, Math.ceil(total / request.limit))
+  return { docs: keys.map(toApiKey), page, limit: request.limit, totalPages, hasNextPage: page < totalPages }
 }
 
 /**
  * Creates an active key for the account and returns its secret, once. `name` is validated
  * as {@link CreateKeyBodySchema} (absent: {@link DEFAULT_KEY_NAME}); `createdAt` comes from
- * the clock. An account holds at most {@link MAX_API_KEYS} keys (checked before creating;
- * concurrent creations may pass it by a few).
+ * the clock. An account holds at most {@link MAX_API_KEYS} keys, counted atomically by the meter
+ * before the store write, so concurrent creations never pass it (see `quota/owned-count`).
  *
  * @throws LithoError `ERR_INVALID_REQUEST` for a bad name or when the account already has
  * {@link MAX_API_KEYS} keys; store errors as they are.
@@ -184,13 +200,11 @@ export async function listApiKeys(services: Pick<BearerServices, 'accounts'>, re
  * const { key } = await createApiKey(services, { account: { id: 'u_1' }, name: 'CI', newKey: createRenderKey })
  */
 export async function createApiKey(
-  services: Pick<BearerServices, 'accounts' | 'clock'>,
+  services: Pick<BearerServices, 'accounts' | 'meter' | 'clock'>,
   request: { account: BearerAccount; name?: string | undefined; newKey: () => GeneratedKey },
 ): Promise<CreatedApiKey> {
   const { account } = request
   const { name } = parseCreateKeyBody(request.name === undefined ? {} : { name: request.name })
-  const existing = await services.accounts.listKeys(account.id, { limit: MAX_API_KEYS })
-  if (existing.length >= MAX_API_KEYS) throw invalidRequest([{ path: '', message: `an account holds at most ${MAX_API_KEYS} API keys: revoke one before creating another` }])
   const generated = request.newKey()
   const record: KeyRecord = {
     id: generated.id,
@@ -202,7 +216,9 @@ export async function createApiKey(
     createdAt: clockOf(services).now().toISOString(),
     lastUsedAt: null,
   }
-  await services.accounts.createKey(record)
+  // Counted atomically by the meter (quota/owned-count): the unit is taken before the store write.
+  const outcome = await createOwned(services.meter, ownedKeys(services, account.id), { id: record.id, limit: MAX_API_KEYS }, () => services.accounts.createKey(record))
+  if (!outcome.created) throw invalidRequest([{ path: '', message: `an account holds at most ${MAX_API_KEYS} API keys: revoke one before creating another` }])
   return { success: true, key: generated.secret, _id: record.id, name: record.name, active: record.active, prefix: record.prefix, createdAt: record.createdAt }
 }
 
@@ -215,14 +231,29 @@ export async function createApiKey(
  * `[A-Za-z0-9_-]{1,64}`, or another account's key (never telling which).
  * @example await revokeApiKey(services, { account: { id: 'u_1' }, id: 'key_3Jx9' }) // { success: true, _id: 'key_3Jx9' }
  */
-export async function revokeApiKey(services: Pick<BearerServices, 'accounts'>, request: { account: BearerAccount; id: string }): Promise<{ success: true; _id: string }> {
+export async function revokeApiKey(services: Pick<BearerServices, 'accounts' | 'meter'>, request: { account: BearerAccount; id: string }): Promise<{ success: true; _id: string }> {
   const { account, id } = request
   const key = typeof id === 'string' && STORE_ID.test(id) ? await services.accounts.getKey(id) : null
-  if (key === null || key.userId !== account.id || !(await services.accounts.deleteKey(id))) {
+  if (key === null || key.userId !== account.id || !(await deleteOwned(services.meter, ownedKeys(services, account.id), id, () => services.accounts.deleteKey(id)))) {
     const shown = String(id).slice(0, 64)
     throw new LithoError('ERR_KEY_NOT_FOUND', `no API key has the id ${JSON.stringify(shown)}`, { details: { id: shown } })
   }
   return { success: true, _id: id }
+}
+
+/** An account's keys for the meter's count: the store's list, page by page, seeds it. */
+function ownedKeys(services: Pick<BearerServices, 'accounts'>, owner: string): OwnedItems {
+  return {
+    kind: 'keys',
+    owner,
+    countExisting: async () => {
+      let count = 0
+      for (let page: KeyRecord[] = []; ; count += page.length) {
+        page = await services.accounts.listKeys(owner, { limit: MAX_PAGE_SIZE, offset: count })
+        if (page.length < MAX_PAGE_SIZE) return count + page.length
+      }
+    },
+  }
 }
 
 /** The listed form of a key: chosen fields only, so a hash can never slip through. */

@@ -9,6 +9,7 @@
  * @module service/render-design
  */
 import type { OverrideInput } from '../design/overrides.js'
+import { attachQuota } from '../quota/error-quota.js'
 import { meterRenders } from '../quota/meter-renders.js'
 import { settleRefund } from '../quota/settle-refund.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
@@ -69,7 +70,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 }
 
 /** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
-export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'renderer' | 'clock' | 'refunds'>
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock' | 'refunds'>
 
 /** A prepared render with its output options resolved (defaults applied by the caller). */
 export interface RenderPreparedRequest {
@@ -103,8 +104,8 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
     const warnings = [...prepared.warnings, ...result.warnings]
     if (delivery === 'stream')
       return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }
-    const stored = await storeRender(services.files, result, {
-      accountId: account.id,
+    const stored = await storeRender(services, result, {
+      account,
       renderId,
       delivery,
       expiresInMinutes: request.expiresInMinutes,
@@ -126,6 +127,8 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
       quota.usage -= 1
       quota.remaining += 1
     }
+    // The response still carries the quota headers (see quota/error-quota).
+    attachQuota(error, quota)
     throw error
   }
 }

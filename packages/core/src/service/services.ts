@@ -7,6 +7,7 @@ import type { Clock } from '../contracts/clock.js'
 import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore, StoredFile } from '../contracts/file-store.js'
 import type { Meter } from '../contracts/meter.js'
+import type { RetentionIndex } from '../contracts/retention-index.js'
 import type { PlanId } from '../quota/plans.js'
 import type { RefundSettings } from '../quota/settle-refund.js'
 import type { Renderer } from '../render/renderer.js'
@@ -17,6 +18,8 @@ export interface RenderServices {
   designs: Pick<DesignStore, 'getByRenderCode'>
   files: FileStore
   meter: Meter
+  /** Records stored files for the retention sweep (`sweepStoredFiles`); without it they are never swept. */
+  retention?: RetentionIndex
   renderer: Pick<Renderer, 'render'>
   /** @default the system clock */
   clock?: Clock

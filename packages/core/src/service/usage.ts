@@ -14,6 +14,8 @@ import * as z from 'zod'
 import type { Meter } from '../contracts/meter.js'
 import type { LithoIssue } from '../errors.js'
 import { describeReceived } from '../design/schema.js'
+import { storageUsage } from '../quota/meter-storage.js'
+import type { PlanId } from '../quota/plans.js'
 import { invalidRequest } from './params.js'
 import type { BearerAccount } from './bearer-services.js'
 import { expected, parseQuery } from './query.js'
@@ -228,7 +230,7 @@ export type UsageBucket = z.infer<typeof UsageBucketSchema>
 /**
  * The body of `GET /analytics/api`.
  *
- * @example UsageResponseSchema.parse({ success: true, groupBy: 'day', start: '…', end: '…', total: 0, buckets: [] })
+ * @example UsageResponseSchema.parse({ success: true, groupBy: 'day', start: '…', end: '…', total: 0, buckets: [], storage: { usedBytes: 0, limitBytes: 500000000 } })
  */
 export const UsageResponseSchema = z.object({
   success: z.literal(true),
@@ -237,13 +239,20 @@ export const UsageResponseSchema = z.object({
   end: z.string().meta({ format: 'date-time', description: 'The range’s end (exclusive), as used.' }),
   total: z.number().int().meta({ description: 'Renders in the range: the sum of the buckets.' }),
   buckets: z.array(UsageBucketSchema).meta({ description: 'Every bucket of the range, oldest first, empty ones included.' }),
+  storage: z
+    .object({
+      usedBytes: z.number().int().meta({ description: 'Bytes of stored renders (hosted and signed files) the account holds now.' }),
+      limitBytes: z.number().int().nullable().meta({ description: 'The plan’s storage limit in bytes (Free 500 MB, Basic 10 GB), or null for no limit.' }),
+    })
+    .meta({ description: 'Stored renders now (not over the range): what counts against the plan’s storage. It goes down as files expire or are swept.' }),
 })
-/** The usage body, e.g. `{ success: true, groupBy: 'day', start, end, total: 42, buckets: [...] }`. */
+/** The usage body, e.g. `{ success: true, groupBy: 'day', start, end, total: 42, buckets: [...], storage: { usedBytes: 48213, limitBytes: 500000000 } }`. */
 export type UsageResponse = z.infer<typeof UsageResponseSchema>
 
 /**
  * The account's render counts over `[start, end)` in UTC buckets: a complete series (zero
- * buckets included) from the meter's hourly history, each hour added to the bucket holding it.
+ * buckets included) from the meter's hourly history, each hour added to the bucket holding it;
+ * and its stored bytes now, with the plan's storage limit (`limitBytes` null without a plan).
  *
  * @throws LithoError `ERR_INVALID_REQUEST` for a range that {@link parseUsageParams} would
  * reject; meter errors as they are.
@@ -251,13 +260,13 @@ export type UsageResponse = z.infer<typeof UsageResponseSchema>
  * const usage = await getUsage({ meter }, { account: { id: 'u_1' }, ...parseUsageParams(query, clock.now()) })
  * usage.buckets // [{ start: '2026-11-17T00:00:00.000Z', end: '2026-11-18T00:00:00.000Z', count: 3 }, …]
  */
-export async function getUsage(services: { meter: Pick<Meter, 'history'> }, request: { account: BearerAccount } & UsageParams): Promise<UsageResponse> {
+export async function getUsage(services: { meter: Pick<Meter, 'history' | 'usage'> }, request: { account: BearerAccount & { plan?: PlanId } } & UsageParams): Promise<UsageResponse> {
   const { account, start, end, groupBy } = request
   const issues = checkUsageRange({ start, end, groupBy })
   if (issues.length > 0) throw invalidRequest(issues)
   const buckets = listBuckets(start, end, groupBy).map((b) => ({ start: b.start.toISOString(), end: b.end.toISOString(), count: 0 }))
   const byStart = new Map(buckets.map((b) => [b.start, b]))
-  const hours = await services.meter.history({ subject: account.id, from: start, to: end })
+  const [hours, storage] = await Promise.all([services.meter.history({ subject: account.id, from: start, to: end }), storageUsage(services.meter, account)])
   const from = bucketStart(start, 'hour').getTime()
   let total = 0
   for (const { hour, count } of hours) {
@@ -270,7 +279,7 @@ export async function getUsage(services: { meter: Pick<Meter, 'history'> }, requ
     bucket.count += count
     total += count
   }
-  return { success: true, groupBy, start: start.toISOString(), end: end.toISOString(), total, buckets }
+  return { success: true, groupBy, start: start.toISOString(), end: end.toISOString(), total, buckets, storage }
 }
 
 function utc(year: number, month: number, day: number): Date {

@@ -2,7 +2,8 @@ import { memoryDesignStore } from '@litho/storage-adapters/design-store'
 import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
 import * as z from 'zod'
-import type { DesignStore } from '../../src/contracts/index.js'
+import { memoryMeter } from '@litho/storage-adapters/memory'
+import type { DesignStore, Meter } from '../../src/contracts/index.js'
 import {
   CreateDesignInputSchema,
   DeleteDesignInputSchema,
@@ -35,8 +36,8 @@ function steppingClock(start = Date.UTC(2026, 10, 23, 10)) {
   return { now: () => new Date((t += 1000)) }
 }
 
-function setup(): { designs: DesignStore; clock: ReturnType<typeof steppingClock> } {
-  return { designs: memoryDesignStore(), clock: steppingClock() }
+function setup(): { designs: DesignStore; meter: Meter; clock: ReturnType<typeof steppingClock> } {
+  return { designs: memoryDesignStore(), meter: memoryMeter(), clock: steppingClock() }
 }
 
 type Json = Record<string, unknown>

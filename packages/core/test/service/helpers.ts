@@ -17,10 +17,12 @@ export async function rejection(promise: Promise<unknown> | (() => unknown)): Pr
  * A meter whose history is a fixed list of hours per subject, honouring the port's contract
  * ([hour of from, to), oldest first), and recording each request.
  */
-export function historyMeter(hours: Record<string, UsageHour[]>): Pick<Meter, 'history'> & { requests: HistoryRequest[] } {
+export function historyMeter(hours: Record<string, UsageHour[]>): Pick<Meter, 'history' | 'usage'> & { requests: HistoryRequest[] } {
   const requests: HistoryRequest[] = []
   return {
     requests,
+    // Nothing stored: the storage part of usage is 0.
+    usage: async () => 0,
     async history(request) {
       requests.push(request)
       const from = Math.floor(request.from.getTime() / 3_600_000) * 3_600_000

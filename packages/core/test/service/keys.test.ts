@@ -1,6 +1,7 @@
 import { memoryAccountStore } from '@litho/storage-adapters/account-store'
 import { describe, expect, it } from 'vitest'
-import type { AccountStore } from '../../src/contracts/index.js'
+import { memoryMeter } from '@litho/storage-adapters/memory'
+import type { AccountStore, Meter } from '../../src/contracts/index.js'
 import {
   ApiKeyListSchema,
   CreateKeyBodySchema,
@@ -26,10 +27,11 @@ function steppingClock(start = Date.UTC(2026, 10, 23, 10)) {
   return { now: () => new Date((t += 1000)) }
 }
 
-function setup(): { accounts: AccountStore; clock: ReturnType<typeof steppingClock>; generated: GeneratedKey[]; newKey: () => GeneratedKey } {
+function setup(): { accounts: AccountStore; meter: Meter; clock: ReturnType<typeof steppingClock>; generated: GeneratedKey[]; newKey: () => GeneratedKey } {
   const generated: GeneratedKey[] = []
   return {
     accounts: memoryAccountStore(),
+    meter: memoryMeter(),
     clock: steppingClock(),
     generated,
     newKey: () => {
@@ -41,9 +43,13 @@ function setup(): { accounts: AccountStore; clock: ReturnType<typeof steppingClo
 }
 
 describe('parseListKeysParams', () => {
-  it('keys › $limit defaults to 10', () => {
-    expect(parseListKeysParams(new URLSearchParams())).toEqual({ limit: 10 })
-    expect(parseListKeysParams(new URLSearchParams('$limit=100'))).toEqual({ limit: 100 })
+  it('keys › $page defaults to 1 and $limit to 10', () => {
+    expect(parseListKeysParams(new URLSearchParams())).toEqual({ page: 1, limit: 10 })
+    expect(parseListKeysParams(new URLSearchParams('$limit=100&$page=3'))).toEqual({ page: 3, limit: 100 })
+  })
+
+  it('keys › $page=0 names $page', () => {
+    expect(() => parseListKeysParams(new URLSearchParams('$page=0'))).toThrow(/\$page: expected a whole number ≥ 1, received 0/)
   })
 
   it.each([
@@ -96,8 +102,8 @@ describe('parseCreateKeyBody', () => {
 
 describe('createApiKey', () => {
   it('keys › stores an active key with hash and prefix, returns the secret once', async () => {
-    const { accounts, clock, generated, newKey } = setup()
-    const created = await createApiKey({ accounts, clock }, { account: alice, name: ' CI ', newKey })
+    const { accounts, meter, clock, generated, newKey } = setup()
+    const created = await createApiKey({ accounts, meter, clock }, { account: alice, name: ' CI ', newKey })
     const [key] = generated
     expect(CreatedApiKeySchema.parse(created)).toEqual(created)
     expect(created).toEqual({ success: true, key: key!.secret, _id: key!.id, name: 'CI', active: true, prefix: key!.displayPrefix, createdAt: '2026-11-23T10:00:01.000Z' })
@@ -107,33 +113,33 @@ describe('createApiKey', () => {
   })
 
   it('keys › no name gives the default name; a bad name creates nothing', async () => {
-    const { accounts, clock, generated, newKey } = setup()
-    expect((await createApiKey({ accounts, clock }, { account: alice, newKey })).name).toBe('API key')
-    const error = await rejection(createApiKey({ accounts, clock }, { account: alice, name: '', newKey }))
+    const { accounts, meter, clock, generated, newKey } = setup()
+    expect((await createApiKey({ accounts, meter, clock }, { account: alice, newKey })).name).toBe('API key')
+    const error = await rejection(createApiKey({ accounts, meter, clock }, { account: alice, name: '', newKey }))
     expect(error.issues[0]?.path).toBe('name')
     expect(generated).toHaveLength(1)
     expect(await accounts.listKeys('u_alice', { limit: 100 })).toHaveLength(1)
   })
 
   it(`keys › an account holds at most ${MAX_API_KEYS} keys`, async () => {
-    const { accounts, clock, newKey } = setup()
-    for (let i = 0; i < MAX_API_KEYS; i++) await createApiKey({ accounts, clock }, { account: alice, name: `k${i}`, newKey })
-    const error = await rejection(createApiKey({ accounts, clock }, { account: alice, name: 'one more', newKey }))
+    const { accounts, meter, clock, newKey } = setup()
+    for (let i = 0; i < MAX_API_KEYS; i++) await createApiKey({ accounts, meter, clock }, { account: alice, name: `k${i}`, newKey })
+    const error = await rejection(createApiKey({ accounts, meter, clock }, { account: alice, name: 'one more', newKey }))
     expect(error.code).toBe('ERR_INVALID_REQUEST')
     expect(error.message).toContain('revoke one')
     // Another account is unaffected.
-    expect((await createApiKey({ accounts, clock }, { account: bob, newKey })).success).toBe(true)
+    expect((await createApiKey({ accounts, meter, clock }, { account: bob, newKey })).success).toBe(true)
   })
 })
 
 describe('listApiKeys', () => {
   it('keys › lists own keys newest first, up to limit, never the secret or the hash', async () => {
-    const { accounts, clock, generated, newKey } = setup()
-    for (const name of ['first', 'second', 'third']) await createApiKey({ accounts, clock }, { account: alice, name, newKey })
-    await createApiKey({ accounts, clock }, { account: bob, name: 'bobs', newKey })
+    const { accounts, meter, clock, generated, newKey } = setup()
+    for (const name of ['first', 'second', 'third']) await createApiKey({ accounts, meter, clock }, { account: alice, name, newKey })
+    await createApiKey({ accounts, meter, clock }, { account: bob, name: 'bobs', newKey })
     await accounts.markKeyUsed(generated[0]!.id, '2026-11-24T00:00:00.000Z')
 
-    const list = await listApiKeys({ accounts }, { account: alice, limit: 10 })
+    const list = await listApiKeys({ accounts, meter }, { account: alice, limit: 10 })
     expect(ApiKeyListSchema.parse(list)).toEqual(list)
     expect(list.limit).toBe(10)
     expect(list.docs.map((k) => k.name)).toEqual(['third', 'second', 'first'])
@@ -144,35 +150,35 @@ describe('listApiKeys', () => {
       expect(text).not.toContain(key.secret)
       expect(text).not.toContain(key.hash)
     }
-    expect((await listApiKeys({ accounts }, { account: alice, limit: 2 })).docs.map((k) => k.name)).toEqual(['third', 'second'])
+    expect((await listApiKeys({ accounts, meter }, { account: alice, limit: 2 })).docs.map((k) => k.name)).toEqual(['third', 'second'])
   })
 
   it('keys › a bad limit from a direct caller names $limit', async () => {
-    const error = await rejection(listApiKeys({ accounts: memoryAccountStore() }, { account: alice, limit: 0 }))
+    const error = await rejection(listApiKeys({ accounts: memoryAccountStore(), meter: memoryMeter() }, { account: alice, limit: 0 }))
     expect(error.issues[0]?.path).toBe('$limit')
   })
 })
 
 describe('revokeApiKey', () => {
   it('keys › deletes the key: no longer listed, no longer authenticates', async () => {
-    const { accounts, clock, generated, newKey } = setup()
-    await createApiKey({ accounts, clock }, { account: alice, name: 'a', newKey })
-    await createApiKey({ accounts, clock }, { account: alice, name: 'b', newKey })
+    const { accounts, meter, clock, generated, newKey } = setup()
+    await createApiKey({ accounts, meter, clock }, { account: alice, name: 'a', newKey })
+    await createApiKey({ accounts, meter, clock }, { account: alice, name: 'b', newKey })
     const [a, b] = generated
-    expect(await revokeApiKey({ accounts }, { account: alice, id: a!.id })).toEqual({ success: true, _id: a!.id })
+    expect(await revokeApiKey({ accounts, meter }, { account: alice, id: a!.id })).toEqual({ success: true, _id: a!.id })
     expect(await accounts.getKey(a!.id)).toBeNull()
     expect(await accounts.findKeyByHash(a!.hash)).toBeNull()
-    expect((await listApiKeys({ accounts }, { account: alice, limit: 10 })).docs.map((k) => k._id)).toEqual([b!.id])
+    expect((await listApiKeys({ accounts, meter }, { account: alice, limit: 10 })).docs.map((k) => k._id)).toEqual([b!.id])
     // A second revoke finds nothing.
-    expect((await rejection(revokeApiKey({ accounts }, { account: alice, id: a!.id }))).code).toBe('ERR_KEY_NOT_FOUND')
+    expect((await rejection(revokeApiKey({ accounts, meter }, { account: alice, id: a!.id }))).code).toBe('ERR_KEY_NOT_FOUND')
   })
 
   it("keys › another account's key is ERR_KEY_NOT_FOUND and stays intact", async () => {
-    const { accounts, clock, generated, newKey } = setup()
-    await createApiKey({ accounts, clock }, { account: bob, name: 'bobs', newKey })
+    const { accounts, meter, clock, generated, newKey } = setup()
+    await createApiKey({ accounts, meter, clock }, { account: bob, name: 'bobs', newKey })
     const bobs = generated[0]!
-    const error = await rejection(revokeApiKey({ accounts }, { account: alice, id: bobs.id }))
-    const unknown = await rejection(revokeApiKey({ accounts }, { account: alice, id: 'key_unknown' }))
+    const error = await rejection(revokeApiKey({ accounts, meter }, { account: alice, id: bobs.id }))
+    const unknown = await rejection(revokeApiKey({ accounts, meter }, { account: alice, id: 'key_unknown' }))
     expect(error.code).toBe('ERR_KEY_NOT_FOUND')
     expect(error.message.replace(bobs.id, 'ID')).toBe(unknown.message.replace('key_unknown', 'ID'))
     expect(JSON.stringify(error.toJSON())).not.toContain('bobs')
@@ -180,6 +186,6 @@ describe('revokeApiKey', () => {
   })
 
   it.each(['', '../x', 'x'.repeat(65), 'key id'])('keys › id %j outside the alphabet is ERR_KEY_NOT_FOUND', async (id) => {
-    expect((await rejection(revokeApiKey({ accounts: memoryAccountStore() }, { account: alice, id }))).code).toBe('ERR_KEY_NOT_FOUND')
+    expect((await rejection(revokeApiKey({ accounts: memoryAccountStore(), meter: memoryMeter() }, { account: alice, id }))).code).toBe('ERR_KEY_NOT_FOUND')
   })
 })

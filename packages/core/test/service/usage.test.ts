@@ -233,7 +233,7 @@ describe('getUsage', () => {
   })
 
   it("usage › hours a meter returns outside the range are not counted; other accounts' never are", async () => {
-    const sloppy = { history: async () => hours.u_alice } // ignores from/to
+    const sloppy = { history: async () => hours.u_alice, usage: async () => 0 } // ignores from/to
     const usage = await getUsage({ meter: sloppy }, { account, start: d('2026-11-17T00:00:00Z'), end: d('2026-11-23T14:30:00Z'), groupBy: 'week' })
     expect(usage.total).toBe(11)
     const bob = await getUsage({ meter: historyMeter(hours) }, { account, start: d('2026-11-18T00:00:00Z'), end: d('2026-11-19T00:00:00Z'), groupBy: 'day' })

@@ -23,7 +23,7 @@ import {
   type RefundSettings,
   type Renderer,
 } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { OAUTH_PATHS, createRenderKey, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { getRouterParam, type H3, type H3Event } from 'h3'
 import { BearerChallenge, bearerPreflight, protectedResourceMetadata, requireBearerUser, verifierUnavailableResponse, withBearerHeaders, type Scope } from './bearer.js'
@@ -41,6 +41,8 @@ export interface BearerRouteOptions {
   refunds?: RefundSettings
   /** Where `driver-upload` and `signed-url` exports are stored. */
   files: FileStore
+  /** Records stored exports for the retention sweep. */
+  retention?: RetentionIndex | undefined
   /** Renders the exports (the pool on a server). */
   renderer: Pick<Renderer, 'render'>
   /** Largest JSON body of an export, in bytes. @default 2 MiB */
@@ -120,13 +122,13 @@ export function mountBearerRoutes(app: H3, options: BearerRouteOptions): void {
   )
   mountExportRoutes(app, {
     route,
-    services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}) },
+    services: { designs: options.designs, files: options.files, meter: options.meter, retention: options.retention, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}) },
     maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
   })
   if (options.jobs)
     mountExportJobRoutes(app, {
       route,
-      services: { designs: options.designs, files: options.files, meter: options.meter, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}), ...options.jobs },
+      services: { designs: options.designs, files: options.files, meter: options.meter, retention: options.retention, renderer: options.renderer, clock: options.clock, ...(options.refunds ? { refunds: options.refunds } : {}), ...options.jobs },
       maxBodyBytes: options.maxBodyBytes ?? 2 * 1024 * 1024,
     })
   app.options('/analytics/api', preflight('GET, OPTIONS'))

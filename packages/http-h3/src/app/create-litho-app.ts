@@ -24,7 +24,7 @@ import {
   type Renderer,
   type UrlSigner,
 } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
 import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
 import { mountBearerRoutes } from './bearer-routes.js'
@@ -48,6 +48,8 @@ export interface LithoAppOptions {
    * recorded here, and reported through `onError` either way. @default not recorded, only reported
    */
   refundLedger?: RefundLedger
+  /** Records stored renders for the retention sweep (`sweepStoredFiles`, `litho gc`); without it they are never swept. */
+  retention?: RetentionIndex
   /** Renders off the request thread: pass `createRenderPool()` on a server. */
   renderer: Pick<Renderer, 'render'>
   /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */
@@ -124,6 +126,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
     files: options.files,
     meter: options.meter,
     refunds,
+    retention: options.retention,
     renderer: options.renderer,
     clock,
     ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
@@ -189,6 +192,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       meter: options.meter,
       refunds,
       files: options.files,
+      retention: options.retention,
       renderer: options.renderer,
       maxBodyBytes,
       clock,
@@ -205,6 +209,7 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       designs: options.designs,
       accounts: options.accounts,
       renderer: options.renderer,
+      meter: options.meter,
       clock,
       verifier,
       baseUrl,

@@ -447,7 +447,7 @@ const commonErrors = {
   '401': errorBody('Missing, unknown or deactivated render key.'),
   '429': {
     description: 'Render quota used up; retry after `data.resetAt`.',
-    headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } } },
+    headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } }, ...quotaResponseHeaders },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/QuotaError' } } },
   },
   '503': {
@@ -456,6 +456,9 @@ const commonErrors = {
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   },
 }
+
+/** The 403 of a stored delivery past the plan's storage (docs/quotas-and-plans.md). */
+const STORAGE_FULL = "The plan's storage of rendered files is full (`code` `ERR_STORAGE_QUOTA`, `data.usage` and `data.limit` in bytes): nothing was stored and the render was refunded. Hosted and signed deliveries only; streamed renders still work."
 
 const challenge = { description: 'RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed.', schema: { type: 'string' } }
 
@@ -511,6 +514,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
       },
     },
     ...commonErrors,
+    '403': errorBody(STORAGE_FULL),
     '404': errorBody('No published design of this account has this render code.'),
     '413': errorBody('The body is larger than the limit.'),
     '422': errorBody('A remote image or font the design needs could not be fetched or decoded.'),
@@ -741,6 +745,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
           responses: {
             '200': jsonResponse('The stored export.', 'ExportUploadResult', exportHeaders),
             ...exportErrors,
+            '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: ${STORAGE_FULL}` },
           },
         },
       },
@@ -757,6 +762,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
           responses: {
             '200': jsonResponse('The stored export and its signed URL.', 'ExportSignedResult', exportHeaders),
             ...exportErrors,
+            '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: ${STORAGE_FULL}` },
           },
         },
       },
@@ -795,6 +801,7 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
             '202': jsonResponse('Queued.', 'ExportJobAck', { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
             '400': errorBody('`delivery` is missing or not `hosted`/`signed`, `expiresIn` is given with `hosted`, another parameter or the body is invalid (`message` names it), `webhookUrl` is refused (not https, credentials, a blocked address, or webhooks not configured), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
             ...bearerErrors,
+            '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage of rendered files is already full (\`ERR_STORAGE_QUOTA\`, \`data.usage\`/\`data.limit\` in bytes; nothing metered). A job whose file no longer fits when it finishes fails with that code (refunded).` },
             '404': errorBody('No design of yours has this id, or it was never published and `draft` is not true.'),
             '413': exportErrors['413'],
             '429': commonErrors['429'],
@@ -839,13 +846,13 @@ export function createOpenApiDocument(addresses: { renderUrl: string; baseUrl: s
         get: {
           operationId: 'listApiKeys',
           tags: ['settings'],
-          summary: 'List your render API keys, newest first',
-          description: 'Never shows a key\'s secret or its hash; `prefix` helps recognise a key.',
+          summary: 'List your render API keys, newest first, a page at a time',
+          description: 'Never shows a key\'s secret or its hash; `prefix` helps recognise a key. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.',
           security: bearer('read'),
           parameters: queryParameters(ListKeysParamsSchema),
           responses: {
             '200': jsonResponse('The keys.', 'ApiKeyList'),
-            '400': errorBody('`$limit` is not a whole number from 1 to 100 (or given twice).'),
+            '400': errorBody('`$page` is not a whole number ≥ 1, or `$limit` not one from 1 to 100 (or either is given twice).'),
             ...bearerErrors,
           },
         },

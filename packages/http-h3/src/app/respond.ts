@@ -3,7 +3,7 @@
  *
  * @module app/respond
  */
-import { LithoError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
+import { LithoError, quotaOfError, toQuotaErrorBody, type LithoErrorCode, type QuotaState, type RenderWarning } from '@litho/core'
 import { BodyTooLargeError } from '@litho/auth-adapters'
 
 /** The status of each error code; codes not listed are a 500. */
@@ -18,6 +18,8 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_KEY_NOT_FOUND: 404,
   ERR_EXPORT_NOT_FOUND: 404,
   ERR_TEMPLATE_LIMIT: 403,
+  // The plan forbids storing more (like the design limit): not a rate, so not a 429, and not a 413 (the request was fine).
+  ERR_STORAGE_QUOTA: 403,
   ERR_STORE_CONFLICT: 409,
   // The request was well formed but what it points at (a remote image or font) failed.
   ERR_IMAGE_FETCH: 422,
@@ -57,10 +59,20 @@ export function toErrorResponse(error: unknown, report: (error: unknown) => void
   const status = STATUS[error.code] ?? 500
   if (status >= 500) report(error)
   if (error.code === 'ERR_QUOTA_EXCEEDED') {
-    const retryAfter = Number((error.details as { retryAfterSeconds?: number }).retryAfterSeconds ?? 60)
-    return json({ ...toQuotaErrorBody(error), code: error.code }, 429, { 'retry-after': String(retryAfter) })
+    const details = error.details as { usage: number; limit: number; remaining: number; resetAt: string; retryAfterSeconds?: number }
+    const retryAfter = Number(details.retryAfterSeconds ?? 60)
+    // The quota headers of a refused render, as on every metered response.
+    const quota = quotaHeaders({ usage: details.usage, limit: details.limit, remaining: details.remaining, resetAt: new Date(details.resetAt) })
+    return json({ ...toQuotaErrorBody(error), code: error.code }, 429, { ...quota, 'retry-after': String(retryAfter) })
   }
-  const headers: Record<string, string> = status === 503 ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {}
+  // A render that consumed a unit and then failed (refunded) still reports the quota.
+  const consumed = quotaOfError(error)
+  const quota = consumed ? quotaHeaders(consumed) : {}
+  if (error.code === 'ERR_STORAGE_QUOTA') {
+    const { usage, limit } = error.details as { usage: number; limit: number }
+    return errorJson(403, error.message, { code: error.code, data: { usage, limit } }, quota)
+  }
+  const headers: Record<string, string> = { ...quota, ...(status === 503 ? { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } : {}) }
   const extra: Record<string, unknown> = { code: error.code }
   if (error.issues.length > 0) extra.issues = error.issues
   if (error.code === 'ERR_UNKNOWN_VARIATION') extra.available = (error.details as { available?: unknown }).available

@@ -13,7 +13,7 @@
  */
 import { basename, extname } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PLANS, validateDesign } from '@litho/core'
+import { PLANS, createOwned, validateDesign } from '@litho/core'
 import type { DesignRecord } from '@litho/core/contracts'
 import { DATA_OPTION, printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
@@ -43,7 +43,7 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
   // Throws LithoError ERR_INVALID_DESIGN listing every problem, before any store is opened.
   validateDesign(document)
 
-  return withBackends(values.data, io, async ({ accounts, designs }) => {
+  return withBackends(values.data, io, async ({ accounts, designs, meter }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email}`)
     const now = (io.now?.() ?? new Date()).toISOString()
@@ -59,13 +59,6 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
       return 0
     }
 
-    const limit = PLANS[user.plan].templates
-    if (limit !== null) {
-      const { total } = await designs.listByOwner(user.id, { offset: 0, limit: 1 })
-      if (total >= limit) {
-        throw new CommandError(`${email} is on the ${user.plan} plan, which allows ${limit} designs, and has ${total}; import into an existing one with --id, or move the user to a larger plan`)
-      }
-    }
     const record: DesignRecord = {
       id: randomId('d_', 12),
       ownerId: user.id,
@@ -75,7 +68,13 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
       createdAt: now,
       updatedAt: now,
     }
-    await designs.create(record)
+    const limit = PLANS[user.plan].templates
+    // The same atomic count as the HTTP and MCP creates (quota/owned-count of @litho/core).
+    const owned = { kind: 'designs' as const, owner: user.id, countExisting: async () => (await designs.listByOwner(user.id, { offset: 0, limit: 1 })).total }
+    const outcome = await createOwned(meter, owned, { id: record.id, limit }, () => designs.create(record))
+    if (!outcome.created) {
+      throw new CommandError(`${email} is on the ${user.plan} plan, which allows ${limit} designs, and has ${outcome.count}; import into an existing one with --id, or move the user to a larger plan`)
+    }
     await printJson(io, { id: record.id, renderCode: record.renderCode })
     return 0
   })

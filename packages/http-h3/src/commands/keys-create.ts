@@ -25,11 +25,11 @@ export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Pro
   const name = (values.name ?? DEFAULT_KEY_NAME).trim()
   if (name === '' || name.length > MAX_KEY_NAME_LENGTH) throw new UsageError(`--name: expected 1 to ${MAX_KEY_NAME_LENGTH} characters, received ${name === '' ? 'none' : `${name.length}`}`)
 
-  return withBackends(values.data, io, async ({ accounts }) => {
+  return withBackends(values.data, io, async ({ accounts, meter }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email})`)
     try {
-      const created = await createApiKey({ accounts, clock: { now: () => io.now?.() ?? new Date() } }, { account: user, name, newKey: createRenderKey })
+      const created = await createApiKey({ accounts, meter, clock: { now: () => io.now?.() ?? new Date() } }, { account: user, name, newKey: createRenderKey })
       await printJson(io, { id: created._id, key: created.key })
     } catch (error) {
       // A bad name (control characters) or the per-account limit: a message, not a stack.

@@ -1,12 +1,13 @@
 /**
- * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests]`:
+ * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N]`:
  * serves the whole interface on one origin until SIGTERM or SIGINT, then finishes in-flight
- * requests and exits 0.
+ * requests and exits 0. Expired stored files are swept periodically (see `retention.ts`).
  *
  * @module commands/serve
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { MAX_RETENTION_DAYS } from '../retention.js'
 import { startLithoServer, type LithoServer } from '../server.js'
 import { UsageError } from './usage-error.js'
 
@@ -34,6 +35,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
       'public-url': { type: 'string' },
       threads: { type: 'string' },
       'log-requests': { type: 'boolean', default: false },
+      'hosted-retention-days': { type: 'string' },
     },
   })
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, received ${JSON.stringify(positionals[0])}`)
@@ -41,6 +43,9 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
   const threads = values.threads === undefined && !env.LITHO_RENDER_THREADS ? undefined : wholeNumber('--threads', values.threads ?? env.LITHO_RENDER_THREADS!, 1, 256)
   const publicUrl = values['public-url'] ?? (env.LITHO_PUBLIC_URL || undefined)
   if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new UsageError(`--public-url: expected an http(s) URL, received ${JSON.stringify(publicUrl)}`)
+  // Unset here: the server reads LITHO_HOSTED_RETENTION_DAYS (unset: hosted files are kept).
+  const retention = values['hosted-retention-days']
+  const hostedRetentionDays = retention === undefined ? undefined : wholeNumber('--hosted-retention-days', retention, 1, MAX_RETENTION_DAYS)
   const dataDir = resolve(values.data ?? (env.LITHO_DATA_DIR || './.litho'))
 
   const stop = io.stopSignal ?? waitForSignal()
@@ -50,6 +55,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     host: values.host ?? '127.0.0.1',
     ...(publicUrl ? { publicUrl } : {}),
     ...(threads ? { threads } : {}),
+    ...(hostedRetentionDays !== undefined ? { hostedRetentionDays } : {}),
     env,
     logRequests: values['log-requests'] || env.LITHO_LOG_REQUESTS === '1',
     log: io.log,

@@ -14,7 +14,7 @@
  * @module mcp/mcp-route
  */
 import type { Clock, PlanId, Renderer } from '@litho/core'
-import type { AccountStore, DesignStore } from '@litho/core/contracts'
+import type { AccountStore, DesignStore, Meter } from '@litho/core/contracts'
 import { readBody, type BearerVerifier } from '@litho/auth-adapters'
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
 import type { H3 } from 'h3'
@@ -30,6 +30,7 @@ export interface McpRouteOptions {
   designs: DesignStore
   accounts: AccountStore
   renderer: Pick<Renderer, 'render'>
+  meter: Meter
   clock: Clock
   verifier: BearerVerifier
   baseUrl: string
@@ -50,7 +51,7 @@ export function mountMcpRoute(app: H3, options: McpRouteOptions): void {
     // The route checked the token and read the account; it passes both in `authInfo.extra`.
     ({ authInfo }) => {
       const account = authInfo?.extra?.account as { id: string; plan: PlanId }
-      return createLithoMcpServer({ designs: options.designs, renderer: options.renderer, clock: options.clock, renderUrl: options.renderUrl, account }, options.report)
+      return createLithoMcpServer({ designs: options.designs, renderer: options.renderer, meter: options.meter, clock: options.clock, renderUrl: options.renderUrl, account }, options.report)
     },
     // 'auto': one JSON body unless a tool emits notifications first (then SSE).
     { onerror: (error) => options.report(error) },

@@ -30,6 +30,7 @@ async function listTools(): Promise<{ serverInfo: Json; instructions: string | u
   const context: LithoToolContext = {
     designs: unavailable<DesignStore>('designs'),
     renderer: unavailable<LithoToolContext['renderer']>('renderer'),
+    meter: unavailable<LithoToolContext['meter']>('meter'),
     clock: { now: () => new Date(0) },
     renderUrl: 'https://render.example.com',
     account: { id: 'u_reference', plan: 'free' },

@@ -26,7 +26,7 @@ import {
   type PlanId,
   type Renderer,
 } from '@litho/core'
-import type { DesignStore } from '@litho/core/contracts'
+import type { DesignStore, Meter } from '@litho/core/contracts'
 import { McpServer, requireScopes, type CallToolResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
 
@@ -34,6 +34,8 @@ import * as z from 'zod'
 export interface LithoToolContext {
   designs: DesignStore
   renderer: Pick<Renderer, 'render'>
+  /** Counts each account's designs atomically (the plan's design limit). */
+  meter: Meter
   clock: Clock
   /** `{render_url}`, for the render URLs of render configs. */
   renderUrl: string
@@ -110,7 +112,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
       ].join('\n'),
     },
   )
-  const services = { designs: context.designs, renderer: context.renderer, clock: context.clock }
+  const services = { designs: context.designs, renderer: context.renderer, meter: context.meter, clock: context.clock }
   const { account } = context
   const write = requireScopes('read', 'write')
 

@@ -367,6 +367,21 @@ export const accountStoreCases: readonly AccountStoreCase[] = [
     },
   },
   {
+    title: 'account store › listKeys pages with offset, in the same order',
+    async run({ store, key, user }) {
+      const owner = user().id
+      const keys = Array.from({ length: 5 }, (_, day) => key(owner, { createdAt: `2026-05-0${day + 1}T00:00:00.000Z` }))
+      for (const k of keys) await store.createKey(k)
+      const newestFirst = [...keys].reverse()
+      await eventually(async () => expect(await store.listKeys(owner, { limit: 100 })).toEqual(newestFirst))
+      expect(await store.listKeys(owner, { limit: 2, offset: 0 })).toEqual(newestFirst.slice(0, 2))
+      expect(await store.listKeys(owner, { limit: 2, offset: 2 })).toEqual(newestFirst.slice(2, 4))
+      expect(await store.listKeys(owner, { limit: 2, offset: 4 })).toEqual(newestFirst.slice(4))
+      expect(await store.listKeys(owner, { limit: 2, offset: 5 }), 'past the end').toEqual([])
+      await expect(store.listKeys(owner, { limit: 2, offset: -1 }), 'a negative offset').rejects.toMatchObject({ code: 'ERR_INVALID_ARG_VALUE' })
+    },
+  },
+  {
     title: 'account store › listKeys keeps users apart, even when one id is a prefix of another',
     async run({ store, key, user }) {
       const base = user().id

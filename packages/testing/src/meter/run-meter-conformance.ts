@@ -44,6 +44,10 @@ export function runMeterConformance(options: MeterConformanceOptions): void {
     skip: options.skip,
     open: async () => createMeterCaseContext(await options.create(), options.create),
     close: ({ meter }) => meter.dispose?.(),
-    unmet: (meterCase, { meter }) => (meterCase.needs && !meter.capabilities[meterCase.needs] ? `${meter.name} does not declare capabilities.${meterCase.needs}` : undefined),
+    unmet: (meterCase, { meter }) => {
+      if (meterCase.needs && !meter.capabilities[meterCase.needs]) return `${meter.name} does not declare capabilities.${meterCase.needs}`
+      if (meterCase.needsMethod && typeof meter[meterCase.needsMethod] !== 'function') return `${meter.name} has no ${meterCase.needsMethod}() (optional)`
+      return undefined
+    },
   })
 }
