@@ -22,6 +22,7 @@ import { selectFonts, type FontFetcher, type TextRun } from './fonts/font-librar
 import type { ImageLoader, PreparedImage } from './images/index.js'
 import { withPlaceholders } from './image-placeholders.js'
 import { optimizeSvg } from './optimize-svg.js'
+import { anchorLayers } from './anchor-layers.js'
 import { svgToPdf } from './pdf.js'
 import { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning } from './types.js'
 
@@ -182,8 +183,12 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
   let bytes: Uint8Array
   try {
     // Optimise before the image data goes back in: the regexes then scan ~10 KB, not ~260 KB.
-    const optimized = stand.restore(optimizeSvg(svg))
-    bytes = format === 'pdf' ? await svgToPdf(optimized, resolved.width, resolved.height) : await rasterize(optimized, format, quality, isOpaquePaint(doc.background))
+    const optimized = optimizeSvg(svg)
+    bytes =
+      format === 'pdf'
+        ? await svgToPdf(stand.restore(optimized), resolved.width, resolved.height)
+        : // resvg aborts the process on a layer wholly outside the canvas: anchor each layer (anchor-layers.ts).
+          await rasterize(stand.restore(anchorLayers(optimized)), format, quality, isOpaquePaint(doc.background))
   } catch (error) {
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }

@@ -1,0 +1,54 @@
+// resvg 2.6.2 aborts the whole process (an uncatchable Rust panic in geom.rs:27) on a layer
+// whose content lies wholly outside four times the canvas, or outside it relative to a
+// clamped parent layer. Each render runs in a child process so that a regression fails the
+// test instead of killing the vitest run.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { anchorLayers } from '../../src/render/anchor-layers.js'
+
+const child = fileURLToPath(new URL('./_resvg-child.ts', import.meta.url))
+
+function renderInChild(svg: string): { status: number | null; stderr: string; result?: { width: number; height: number; png: number } } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', child], { input: svg, encoding: 'utf8', timeout: 60_000 })
+  return { status: run.status, stderr: run.stderr, result: run.status === 0 ? JSON.parse(run.stdout) : undefined }
+}
+
+const svg = (width: number, height: number, body: string): string =>
+  `<svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">${body}</svg>`
+
+describe('anchorLayers', () => {
+  it('render › a translucent group 250 px below a 93x19 canvas (reduced from a fuzz case) renders instead of aborting the process', () => {
+    const run = renderInChild(svg(93, 19, '<g opacity="0.5"><g><path d="M120,270H130V276H120Z"/></g></g>'))
+    expect(run.stderr).not.toMatch(/panicked/)
+    expect(run.status).toBe(0)
+    expect(run.result).toMatchObject({ width: 93, height: 19 })
+  })
+
+  it('render › a clipped path under a rotated translucent layer that reaches far above a 1198x10 canvas renders instead of aborting the process', () => {
+    // The outer layer is clamped at y = -20; the inner one, on the canvas, is then 20+ px
+    // down its parent layer, outside resvg's band: the "partly on the canvas" abort.
+    const body =
+      '<clipPath id="c"><rect x="700" y="-300" width="400" height="400"/></clipPath>' +
+      '<g opacity="0.5"><path d="M736,-200h300v30h-300z" fill="red"/><g clip-path="url(#c)"><path d="M736,4h300v4h-300z" fill="blue"/></g></g>'
+    const run = renderInChild(svg(1198, 10, body))
+    expect(run.stderr).not.toMatch(/panicked/)
+    expect(run.status).toBe(0)
+    expect(run.result).toMatchObject({ width: 1198, height: 10 })
+  })
+
+  it('render › a masked leaf element 500 px right of the canvas under a rotation gets a wrapping group with the anchor', () => {
+    const out = anchorLayers(svg(50, 50, '<path d="M550 10h5v5z" mask="url(#m)" transform="rotate(90 25 25)"/>'))
+    expect(out).toContain('<g mask="url(#m)" transform="rotate(90 25 25)"><rect x="0" y="50" width="1" height="1" fill-opacity="0"/><path d="M550 10h5v5z"/></g>')
+  })
+
+  it('render › a layer under scale(0) paints nothing and is dropped', () => {
+    const out = anchorLayers(svg(50, 50, '<g transform="scale(0)"><g opacity="0.5"><rect width="9" height="9"/></g></g>'))
+    expect(out).not.toContain('opacity')
+  })
+
+  it('render › clip-path content gets no anchor (it would widen the clip)', () => {
+    const input = svg(50, 50, '<clipPath id="c"><path d="M0 0h5v5z" clip-path="url(#d)"/></clipPath>')
+    expect(anchorLayers(input)).toBe(input)
+  })
+})
