@@ -8,6 +8,9 @@
  */
 import { Resvg } from '@resvg/resvg-js'
 import sharp from 'sharp'
+import { anchorLayers, needsAnchors } from './anchor-layers.js'
+
+const RESVG_OPTIONS = { font: { loadSystemFonts: false }, fitTo: { mode: 'original' as const } }
 
 /** Raster output formats. */
 export type RasterFormat = 'png' | 'jpeg' | 'webp'
@@ -26,7 +29,11 @@ const WEBP_QUALITY = 80
  * painted with opaque paint, so JPEG can drop the alpha channel instead of compositing.
  */
 export async function rasterize(svg: string, format: RasterFormat, quality: number, opaque = false): Promise<Uint8Array> {
-  const resvg = new Resvg(svg, { font: { loadSystemFonts: false }, fitTo: { mode: 'original' } })
+  let resvg = new Resvg(svg, RESVG_OPTIONS)
+  // resvg aborts the whole process on a layer far off the canvas (anchor-layers.ts): an SVG
+  // that could meet that is parsed again with every layer anchored. Parsing is cheap next to
+  // rendering, and ordinary designs never take this path.
+  if (needsAnchors(svg, resvg.getBBox(), resvg.width, resvg.height)) resvg = new Resvg(anchorLayers(svg), RESVG_OPTIONS)
   const rendered = resvg.render()
   if (format === 'png') return rendered.asPng()
   const { width, height } = rendered

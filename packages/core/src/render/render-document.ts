@@ -22,7 +22,6 @@ import { selectFonts, type FontFetcher, type TextRun } from './fonts/font-librar
 import type { ImageLoader, PreparedImage } from './images/index.js'
 import { withPlaceholders } from './image-placeholders.js'
 import { optimizeSvg } from './optimize-svg.js'
-import { anchorLayers } from './anchor-layers.js'
 import { svgToPdf } from './pdf.js'
 import { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning } from './types.js'
 
@@ -187,8 +186,7 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
     bytes =
       format === 'pdf'
         ? await svgToPdf(stand.restore(optimized), resolved.width, resolved.height)
-        : // resvg aborts the process on a layer wholly outside the canvas: anchor each layer (anchor-layers.ts).
-          await rasterize(stand.restore(anchorLayers(optimized)), format, quality, isOpaquePaint(doc.background))
+        : await rasterize(stand.restore(optimized), format, quality, isOpaquePaint(doc.background))
   } catch (error) {
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }

@@ -5,12 +5,13 @@
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { anchorLayers } from '../../src/render/anchor-layers.js'
+import { Resvg } from '@resvg/resvg-js'
+import { anchorLayers, needsAnchors } from '../../src/render/anchor-layers.js'
 
 const child = fileURLToPath(new URL('./_resvg-child.ts', import.meta.url))
 
-function renderInChild(svg: string): { status: number | null; stderr: string; result?: { width: number; height: number; png: number } } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', child], { input: svg, encoding: 'utf8', timeout: 60_000 })
+function renderInChild(svg: string, mode: 'raw' | 'rasterize' = 'raw'): { status: number | null; stderr: string; result?: { width: number; height: number; png: number } } {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', child, mode], { input: svg, encoding: 'utf8', timeout: 60_000 })
   return { status: run.status, stderr: run.stderr, result: run.status === 0 ? JSON.parse(run.stdout) : undefined }
 }
 
@@ -50,5 +51,28 @@ describe('anchorLayers', () => {
   it('render › clip-path content gets no anchor (it would widen the clip)', () => {
     const input = svg(50, 50, '<clipPath id="c"><path d="M0 0h5v5z" clip-path="url(#d)"/></clipPath>')
     expect(anchorLayers(input)).toBe(input)
+  })
+
+  it('render › a translucent square 500 px below a 200x200 canvas goes through rasterize without aborting the process', () => {
+    const run = renderInChild(svg(200, 200, '<g opacity="0.5"><path d="M20,500h5v5h-5z"/></g>'), 'rasterize')
+    expect(run.stderr).not.toMatch(/panicked/)
+    expect(run.status).toBe(0)
+    expect(run.result).toMatchObject({ width: 200, height: 200 })
+  })
+
+  it('needsAnchors › only SVGs that can meet the abort pay for anchors', () => {
+    const check = (body: string, width = 200, height = 200): boolean => {
+      const text = svg(width, height, body)
+      return needsAnchors(text, new Resvg(text).getBBox(), width, height)
+    }
+    // An ordinary card: everything painted on the canvas, layers included.
+    expect(check('<rect width="200" height="200" fill="#123"/><g opacity="0.5" clip-path="url(#c)"><rect x="20" y="20" width="160" height="90"/></g><clipPath id="c"><rect x="20" y="20" width="160" height="90" rx="12"/></clipPath>')).toBe(false)
+    // Far off the canvas, a filter or mask anywhere, a tiny canvas, or nothing at all visible.
+    expect(check('<g opacity="0.5"><rect x="20" y="300" width="5" height="5"/></g>')).toBe(true)
+    expect(check('<g opacity="0.5"><rect x="-80" y="20" width="5" height="5"/></g>')).toBe(true)
+    expect(check('<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="9" height="9" filter="url(#f)"/>')).toBe(true)
+    expect(check('<mask id="m"><rect width="9" height="9" fill="#fff"/></mask><rect width="9" height="9" mask="url(#m)"/>')).toBe(true)
+    expect(check('<rect width="9" height="9"/>', 63, 200)).toBe(true)
+    expect(check('<g transform="scale(0)"><g opacity="0.5"><rect width="9" height="9"/></g></g>')).toBe(false)
   })
 })
