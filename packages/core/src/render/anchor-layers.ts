@@ -38,7 +38,7 @@ const MIN_FAST_SIDE = 64
  * Whether an SVG must go through {@link anchorLayers} before resvg renders it. False only when
  * the abort is impossible: everything painted (`box`, resvg's transformed bounding box of the
  * whole tree, undefined when nothing is visible) lies within a quarter of the canvas around
- * it, and there is no filter or mask (whose regions can reach beyond what is painted). Then
+ * it, and there is no filter (whose region can reach beyond what is painted). Then
  * no layer is clamped, every layer intersects the canvas, and a nested layer sits at most
  * 1.5x the canvas from its parent's corner, inside resvg's band of 2x: measured on resvg-js
  * 2.6.2, a translucent 5x5 square on a 100x20 canvas renders at y = 40 and aborts at y = 45.
@@ -48,7 +48,7 @@ const MIN_FAST_SIDE = 64
  */
 export function needsAnchors(svg: string, box: CanvasBox | undefined, width: number, height: number): boolean {
   if (Math.min(width, height) < MIN_FAST_SIDE) return true
-  if (/<(?:filter|mask)\b/.test(svg)) return true
+  if (/<filter\b/.test(svg)) return true
   if (box === undefined) return false
   const [dx, dy] = [width / 4, height / 4]
   return !(box.x >= -dx && box.y >= -dy && box.x + box.width <= width + dx && box.y + box.height <= height + dy)

@@ -188,6 +188,8 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
         ? await svgToPdf(stand.restore(optimized), resolved.width, resolved.height)
         : await rasterize(stand.restore(optimized), format, quality, isOpaquePaint(doc.background))
   } catch (error) {
+    // A refusal of the design itself (the rasterizer cannot draw it) stays what it is.
+    if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_DESIGN') throw error
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }
   // Font warnings include those from satori's asset requests during layout; keep each once.

@@ -3,10 +3,12 @@
 // clamped parent layer. Each render runs in a child process so that a regression fails the
 // test instead of killing the vitest run.
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { Resvg } from '@resvg/resvg-js'
 import { anchorLayers, needsAnchors } from '../../src/render/anchor-layers.js'
+import { LithoError, render } from '../../src/index.js'
 
 const child = fileURLToPath(new URL('./_resvg-child.ts', import.meta.url))
 
@@ -71,8 +73,23 @@ describe('anchorLayers', () => {
     expect(check('<g opacity="0.5"><rect x="20" y="300" width="5" height="5"/></g>')).toBe(true)
     expect(check('<g opacity="0.5"><rect x="-80" y="20" width="5" height="5"/></g>')).toBe(true)
     expect(check('<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="9" height="9" filter="url(#f)"/>')).toBe(true)
-    expect(check('<mask id="m"><rect width="9" height="9" fill="#fff"/></mask><rect width="9" height="9" mask="url(#m)"/>')).toBe(true)
+    // satori masks every card (its overflow mask): masks alone do not make an SVG risky.
+    expect(check('<mask id="m"><rect width="9" height="9" fill="#fff"/></mask><rect width="9" height="9" mask="url(#m)"/>')).toBe(false)
     expect(check('<rect width="9" height="9"/>', 63, 200)).toBe(true)
     expect(check('<g transform="scale(0)"><g opacity="0.5"><rect width="9" height="9"/></g></g>')).toBe(false)
+  })
+
+  it('render › nested masks of rotated groups on a 5x8 canvas (FUZZ_SEED=42), which abort resvg even with anchors, are refused or drawn and the process lives on', async () => {
+    const c = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/resvg-abort-seed42.json', import.meta.url)), 'utf8'))
+    const outcome = await render(c.raw, { format: 'png', overrides: c.overrides }).then(
+      (result) => ({ ok: true as const, bytes: result.bytes.length }),
+      (error: unknown) => ({ ok: false as const, error }),
+    )
+    if (!outcome.ok) {
+      expect(LithoError.isInstance(outcome.error) && outcome.error.code).toBe('ERR_INVALID_DESIGN')
+      expect((outcome.error as LithoError).issues[0]?.path).toBe('components')
+    }
+    // This process (the test runner) is still here to check it.
+    expect(process.exitCode ?? 0).toBe(0)
   })
 })
