@@ -7,7 +7,11 @@
  * @module render/encode
  */
 import { Resvg } from '@resvg/resvg-js'
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
+import { anchorLayers, needsAnchors } from './anchor-layers.js'
+import { renderIsolated } from './isolated-resvg.js'
+
+const RESVG_OPTIONS = { font: { loadSystemFonts: false }, fitTo: { mode: 'original' as const } }
 
 /** Raster output formats. */
 export type RasterFormat = 'png' | 'jpeg' | 'webp'
@@ -26,11 +30,22 @@ const WEBP_QUALITY = 80
  * painted with opaque paint, so JPEG can drop the alpha channel instead of compositing.
  */
 export async function rasterize(svg: string, format: RasterFormat, quality: number, opaque = false): Promise<Uint8Array> {
-  const resvg = new Resvg(svg, { font: { loadSystemFonts: false }, fitTo: { mode: 'original' } })
+  const resvg = new Resvg(svg, RESVG_OPTIONS)
+  // resvg aborts the whole process on a layer far off the canvas (anchor-layers.ts). An SVG
+  // that could meet that is anchored and rendered in a child process, so that even an abort
+  // the anchors do not prevent ends a child, not the server. Ordinary designs never do.
+  if (needsAnchors(svg, resvg.getBBox(), resvg.width, resvg.height)) {
+    const { pixels, width, height } = await renderIsolated(anchorLayers(svg), RESVG_OPTIONS)
+    return encodePixels(sharp(pixels, { raw: { width, height, channels: 4 } }), format, quality, opaque)
+  }
   const rendered = resvg.render()
   if (format === 'png') return rendered.asPng()
   const { width, height } = rendered
-  const image = sharp(rendered.pixels, { raw: { width, height, channels: 4 } })
+  return encodePixels(sharp(rendered.pixels, { raw: { width, height, channels: 4 } }), format, quality, opaque)
+}
+
+function encodePixels(image: Sharp, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
+  if (format === 'png') return image.png().toBuffer()
   if (format === 'jpeg') {
     // JPEG has no alpha: transparent areas become white, as in every image editor's export.
     return (opaque ? image.removeAlpha() : image.flatten({ background: '#ffffff' })).jpeg({ quality, mozjpeg: false, optimiseCoding: JPEG_OPTIMISE_CODING }).toBuffer()

@@ -20,6 +20,22 @@ const EPOCH = new Date(0)
 export function adaptSvgForPdf(svg: string): string {
   // Each self-closing <image> tag, then its data href: classes that stop at "<", ">" and '"'
   // keep every scan inside one tag, so the work stays linear (packages/core/test/security/redos.test.ts).
+  return inlineSvgImages(svg).replace(/\sstroke-dasharray="([^"]*)"/g, (attribute, list: string) => ` stroke-dasharray="${positiveDashes(list)}"`)
+}
+
+/**
+ * A dash list whose zero entries are a hair above zero. SVG draws a zero-length dash as a
+ * dot under a round cap (satori's dotted borders), but pdfkit refuses any entry that is not
+ * greater than zero and the whole render failed; an all-zero list means a solid line in both.
+ */
+function positiveDashes(list: string): string {
+  const entries = list.trim().split(/[\s,]+/)
+  if (entries.every((entry) => Number(entry) === 0)) return list
+  return entries.map((entry) => (Number(entry) === 0 ? '0.001' : entry)).join(' ')
+}
+
+/** Nested `<svg>` elements for the `data:image/svg+xml` images svg-to-pdfkit cannot open. */
+function inlineSvgImages(svg: string): string {
   return svg.replace(/<image\b[^<>]*\/>/g, (tag) => {
     const href = /\shref="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(tag)
     if (!href) return tag

@@ -182,9 +182,14 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
   let bytes: Uint8Array
   try {
     // Optimise before the image data goes back in: the regexes then scan ~10 KB, not ~260 KB.
-    const optimized = stand.restore(optimizeSvg(svg))
-    bytes = format === 'pdf' ? await svgToPdf(optimized, resolved.width, resolved.height) : await rasterize(optimized, format, quality, isOpaquePaint(doc.background))
+    const optimized = optimizeSvg(svg)
+    bytes =
+      format === 'pdf'
+        ? await svgToPdf(stand.restore(optimized), resolved.width, resolved.height)
+        : await rasterize(stand.restore(optimized), format, quality, isOpaquePaint(doc.background))
   } catch (error) {
+    // A refusal of the design itself (the rasterizer cannot draw it) stays what it is.
+    if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_DESIGN') throw error
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }
   // Font warnings include those from satori's asset requests during layout; keep each once.

@@ -123,6 +123,23 @@ describe('pdf', () => {
   })
 })
 
+describe('pdf dotted strokes', () => {
+  // satori draws dotted borders as zero-length dashes under a round cap; pdfkit refused any
+  // dash that is not above zero, so every small dotted shape failed as ERR_RENDER_FAILED (a 500).
+  it.each([
+    [0, 0],
+    [0, 40],
+    [40, 0],
+    [1, 1],
+  ])('pdf › a %ix%i shape with a dotted stroke renders (found by the fuzz suite)', async (width, height) => {
+    const { bytes } = await render(
+      { version: 2, width: 200, height: 200, components: [{ type: 'shape', key: 's', x: 10, y: 10, width, height, stroke: { color: '#000', width: 3, style: 'dotted' } }] },
+      { format: 'pdf' },
+    )
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-')
+  })
+})
+
 describe('determinism', () => {
   it.each(['png', 'jpeg', 'webp', 'pdf'] as const)('render › the same input gives the same %s bytes', async (format) => {
     const a = await renderer.render(card, { format, overrides: { 'title.text': 'Same every time' } })
