@@ -32,6 +32,7 @@ import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
 import { BodyTooLargeError, readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
+import { malformedUrlResponse } from './malformed-url.js'
 import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
 import { serveStoredFile } from './serve-file.js'
 
@@ -149,7 +150,8 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       return toRenderResponse(result, designIdOf(event))
     })
 
-  const app = new H3()
+  // A path like /v1/%ZZ is refused by h3 before routing; answer it in Litho's error shape.
+  const app = new H3({ onError: malformedUrlResponse })
   app.get(
     '/v1/:designId',
     renderRoute('get-render', async (event) => ({ params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })),
