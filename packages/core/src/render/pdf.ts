@@ -20,7 +20,7 @@ const EPOCH = new Date(0)
 export function adaptSvgForPdf(svg: string): string {
   // Each self-closing <image> tag, then its data href: classes that stop at "<", ">" and '"'
   // keep every scan inside one tag, so the work stays linear (packages/core/test/security/redos.test.ts).
-  return svg.replace(/<image\b[^<>]*\/>/g, (tag) => {
+  return positiveDashes(svg).replace(/<image\b[^<>]*\/>/g, (tag) => {
     const href = /\shref="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(tag)
     if (!href) return tag
     const data = href[1]!
@@ -35,6 +35,23 @@ export function adaptSvgForPdf(svg: string): string {
     const transform = pick('transform')
     const clip = pick('clip-path')
     return `<g${transform ? ` transform="${transform}"` : ''}${clip ? ` clip-path="${clip}"` : ''}>${nested}</g>`
+  })
+}
+
+/** A dash that draws a dot under a round cap, as a zero-length dash does in SVG. */
+const DOT_DASH = '0.001'
+
+/**
+ * satori draws a dotted border as `stroke-dasharray="0 N"` with round caps (a zero-length dash
+ * is a dot); pdfkit's `dash()` refuses lengths that are not greater than zero, which failed the
+ * whole PDF. Zero entries become a hair-length dash (the same dots); a list of only zeros,
+ * which SVG draws as a solid line, is dropped.
+ */
+function positiveDashes(svg: string): string {
+  return svg.replace(/\sstroke-dasharray="([^"]*)"/g, (attr, list: string) => {
+    const lengths = list.trim().split(/[\s,]+/)
+    if (lengths.every((n) => Number(n) === 0)) return ''
+    return ` stroke-dasharray="${lengths.map((n) => (Number(n) === 0 ? DOT_DASH : n)).join(' ')}"`
   })
 }
 
