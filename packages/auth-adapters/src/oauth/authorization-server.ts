@@ -679,9 +679,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const path = url.pathname.slice(authPath.length)
       try {
         const metadataMatch = /^\/\.well-known\/oauth-authorization-server\/org\/([^/]+)$/.exec(path)
-        if (metadataMatch) return await server.metadata(request, decodeURIComponent(metadataMatch[1]!))
+        if (metadataMatch) {
+          const org = decodeOrg(metadataMatch[1]!)
+          return org === undefined ? malformedOrg() : await server.metadata(request, org)
+        }
         const jwksMatch = /^\/org\/([^/]+)\/jwks\.json$/.exec(path)
-        if (jwksMatch) return await server.jwks(request, decodeURIComponent(jwksMatch[1]!))
+        if (jwksMatch) {
+          const org = decodeOrg(jwksMatch[1]!)
+          return org === undefined ? malformedOrg() : await server.jwks(request, org)
+        }
         if (path === OAUTH_PATHS.register) return await server.register(request, context)
         if (path === OAUTH_PATHS.authorize) return await server.authorize(request, context)
         if (path === OAUTH_PATHS.token) return await server.token(request, context)
@@ -698,6 +704,20 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     verifier,
   }
   return server
+}
+
+/** The org segment of a path, decoded; `undefined` when its percent-encoding is malformed (`%ZZ`). */
+function decodeOrg(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+/** A client error, not a server error (it was a 500): no org can have a name that does not decode. */
+function malformedOrg(): Response {
+  return oauthError('invalid_request', 'The org in the path is not valid percent-encoding (% and two hex digits, UTF-8)', 400)
 }
 
 function redirectHost(uri: string): string {
