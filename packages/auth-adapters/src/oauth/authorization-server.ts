@@ -103,6 +103,8 @@ interface RefreshUse {
   rotatedAt: string
 }
 
+/** The longest email an account can have (RFC 3696 errata: 64 + 1 + 255), as the account stores enforce. */
+const MAX_EMAIL_LENGTH = 320
 const SESSION_COOKIE = 'litho_session'
 const CSRF_COOKIE = 'litho_csrf'
 const PENDING_TTL_SECONDS = 600
@@ -363,6 +365,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const password = form.get('password') ?? ''
       const again = (error: string, status: number, headers?: Record<string, string>) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status, ...(headers ? { headers } : {}) })
       if (!email || !password) return again('Enter your email and password.', 400)
+      // The account store refuses (throws on) a longer email, which would be a 500; no account has one.
+      if (email.length > MAX_EMAIL_LENGTH) return signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, error: `Enter an email address of at most ${MAX_EMAIL_LENGTH} characters.`, status: 400 })
       // A full pool is refused first, before any lookup or counter: the cheapest answer to a flood.
       const busyFor = passwords.retryAfter?.()
       if (busyFor !== undefined) return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(busyFor) })
