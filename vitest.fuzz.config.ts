@@ -6,7 +6,7 @@ import { alias } from './vitest.shared.js'
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ['packages/*/test/fuzz/**/*.test.ts'],
+    include: ['packages/*/test/fuzz/**/*.test.ts', 'packages/*/test/fuzz-*.test.ts'],
     env: { LITHO_FUZZ: 'full' },
     // The budget, not a per-test clock, bounds a run; each case has its own limit.
     testTimeout: 0,

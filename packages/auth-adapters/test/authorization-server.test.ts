@@ -25,6 +25,18 @@ describe('createAuthorizationServer', () => {
     await expect(servers[0]!.ensureOrg('bad id!')).rejects.toThrow(/org id/)
   })
 
+  it('GET /.well-known/oauth-authorization-server/org/%ZZ and /org/%ZZ/jwks.json through handle() get 400 invalid_request, not a 500', async () => {
+    const reported: unknown[] = []
+    const server = createAuthorizationServer({ ...base(), onError: (error) => reported.push(error) })
+    await server.ensureDefaultOrg('acme')
+    for (const path of ['/.well-known/oauth-authorization-server/org/%ZZ', '/org/%ZZ/jwks.json', '/.well-known/oauth-authorization-server/org/%E0%A4%A']) {
+      const response = (await server.handle(new Request(`https://auth.example.com/auth${path}`)))!
+      expect(response.status).toBe(400)
+      expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringMatching(/org in the path/) })
+    }
+    expect(reported).toEqual([])
+  })
+
   it('routes requests under the path of {auth_url}, and leaves others alone', async () => {
     const server = createAuthorizationServer(base())
     const org = await server.ensureDefaultOrg('acme')

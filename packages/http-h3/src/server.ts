@@ -23,6 +23,7 @@ import {
 import type { AuthorizationServer } from '@litho/auth-adapters'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
+import { malformedUrlResponse } from './app/malformed-url.js'
 import { errorJson } from './app/respond.js'
 import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
@@ -189,7 +190,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     onError,
   })
-  const app = new H3()
+  // The outer app sees a malformed path first (h3 refuses it before routing).
+  const app = new H3({ onError: malformedUrlResponse })
   app.mount('', litho)
   app.all('/**', (event) => errorJson(404, `no route for ${event.req.method} ${event.url.pathname}`))
   const workers = pool

@@ -4,7 +4,7 @@ import { createRenderPool, type RenderPool } from '@litho/core'
 import { worstCase } from '@litho/testing'
 import { H3 } from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHarness, RENDER_URL, type Harness } from './_harness.js'
+import { createHarness, expectError, RENDER_URL, type Harness } from './_harness.js'
 import { createLithoApp } from '../src/app/create-litho-app.js'
 
 describe('on the render pool', () => {
@@ -67,6 +67,19 @@ describe('mounting and options', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('image/png')
     expect((await parent.request('/litho/openapi.json')).status).toBe(200)
+  })
+
+  it('a path with malformed percent-encoding (/v1/%ZZ, /designs/v2/%E0%A4%A/config) gets a 400 JSON error naming the path, not h3\'s bare "Bad Request"', async () => {
+    const user = await h.createUser()
+    const key = await h.createKey(user)
+    for (const path of ['/v1/%ZZ', '/v1/%E0%A4%A?format=png', '/designs/v2/%E0%A4%A/config']) {
+      const body = await expectError(await h.fetch(path, { headers: { 'dma-api-key': key } }), 400, /^path: expected a path with valid percent-encoding .*received "\/(v1|designs)/)
+      expect(body).toMatchObject({ code: 'ERR_INVALID_REQUEST', issues: [{ path: 'path' }] })
+    }
+    // Mounted in another app, which sees the path first, the answer is the parent's to give.
+    const parent = new H3()
+    parent.mount('/litho', h.app)
+    expect((await parent.request('/litho/v1/%ZZ')).status).toBe(400)
   })
 
   it('refuses an app-served file store without a signer, and a renderUrl that is not a URL', () => {

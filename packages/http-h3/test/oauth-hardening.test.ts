@@ -94,4 +94,18 @@ describe('no 500 for a malformed request', () => {
       expect(await again.text()).toContain('Sign-in expired')
     }
   })
+  it('a sign-in form with a 10,000-character email answers the sign-in page with 400, not 500 (the account store refuses emails over 320 characters)', async () => {
+    const client = await register()
+    const browser = new Browser(fetchApp)
+    const url = authorizeUrl(client.client_id, { code_challenge: pkce().challenge })
+    const signIn = await (await browser.request(url)).text()
+    const response = await browser.submit(signIn, url, { email: `${'a'.repeat(10_000)}@example.com`, password: PASSWORD })
+    expect(response.status).toBe(400)
+    const page = await response.text()
+    expect(page).toContain('at most 320 characters')
+    expect(page).not.toContain('a'.repeat(400))
+    // The same form still signs in with the real email.
+    const consent = await browser.submit(signIn, url, { email: user.email, password: PASSWORD })
+    expect(await consent.text()).toContain('>Allow</button>')
+  })
 })

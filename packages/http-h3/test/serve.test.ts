@@ -71,6 +71,10 @@ describe('litho serve', () => {
     const unknown = await fetch(`${server.url}/nope`)
     expect(unknown.status).toBe(404)
     expect(await unknown.json()).toMatchObject({ success: false })
+    // A path that does not decode (/v1/%ZZ) is refused by h3 before routing: Litho's error naming the path.
+    const malformed = await fetch(`${server.url}/v1/%ZZ?key=${key}`)
+    expect(malformed.status).toBe(400)
+    expect(await malformed.json()).toMatchObject({ success: false, code: 'ERR_INVALID_REQUEST', issues: [{ path: 'path' }] })
 
     // SIGTERM while a large render is in flight: it completes, then the process exits 0.
     const inFlight = fetch(`${server.url}/v1/${large}?format=png&key=${key}`)

@@ -103,6 +103,8 @@ interface RefreshUse {
   rotatedAt: string
 }
 
+/** The longest email an account can have (RFC 3696 errata: 64 + 1 + 255), as the account stores enforce. */
+const MAX_EMAIL_LENGTH = 320
 const SESSION_COOKIE = 'litho_session'
 const CSRF_COOKIE = 'litho_csrf'
 const PENDING_TTL_SECONDS = 600
@@ -365,6 +367,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const password = form.get('password') ?? ''
       const again = (error: string, status: number, headers?: Record<string, string>) => signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, email, error, status, ...(headers ? { headers } : {}) })
       if (!email || !password) return again('Enter your email and password.', 400)
+      // The account store refuses (throws on) a longer email, which would be a 500; no account has one.
+      if (email.length > MAX_EMAIL_LENGTH) return signInPage({ action: endpoint(OAUTH_PATHS.authorize), requestId, csrf, clientName: client.clientName, error: `Enter an email address of at most ${MAX_EMAIL_LENGTH} characters.`, status: 400 })
       // A full pool is refused first, before any lookup or counter: the cheapest answer to a flood.
       const busyFor = passwords.retryAfter?.()
       if (busyFor !== undefined) return again('The server is busy signing other people in. Try again in a few seconds.', 503, { 'retry-after': String(busyFor) })
@@ -682,9 +686,15 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const path = url.pathname.slice(authPath.length)
       try {
         const metadataMatch = /^\/\.well-known\/oauth-authorization-server\/org\/([^/]+)$/.exec(path)
-        if (metadataMatch) return await server.metadata(request, decodeURIComponent(metadataMatch[1]!))
+        if (metadataMatch) {
+          const org = decodeOrg(metadataMatch[1]!)
+          return org === undefined ? malformedOrg() : await server.metadata(request, org)
+        }
         const jwksMatch = /^\/org\/([^/]+)\/jwks\.json$/.exec(path)
-        if (jwksMatch) return await server.jwks(request, decodeURIComponent(jwksMatch[1]!))
+        if (jwksMatch) {
+          const org = decodeOrg(jwksMatch[1]!)
+          return org === undefined ? malformedOrg() : await server.jwks(request, org)
+        }
         if (path === OAUTH_PATHS.register) return await server.register(request, context)
         if (path === OAUTH_PATHS.authorize) return await server.authorize(request, context)
         if (path === OAUTH_PATHS.token) return await server.token(request, context)
@@ -701,6 +711,20 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     verifier,
   }
   return server
+}
+
+/** The org segment of a path, decoded; `undefined` when its percent-encoding is malformed (`%ZZ`). */
+function decodeOrg(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+}
+
+/** A client error, not a server error (it was a 500): no org can have a name that does not decode. */
+function malformedOrg(): Response {
+  return oauthError('invalid_request', 'The org in the path is not valid percent-encoding (% and two hex digits, UTF-8)', 400)
 }
 
 function redirectHost(uri: string): string {

@@ -92,4 +92,14 @@ describe('anchorLayers', () => {
     // This process (the test runner) is still here to check it.
     expect(process.exitCode ?? 0).toBe(0)
   })
+
+  it.each([
+    ['a rotated translucent text below a 4x18 canvas', { version: 2, width: 4, height: 18, components: [{ type: 'text', key: 'c0', y: 54, width: 34, height: 54, rotation: -125, opacity: 0.5, background: '#abcd' }] }],
+    ['a rotated row group pushing a stroked shape off a 64x9 canvas', { version: 2, width: 64, height: 9, components: [{ type: 'group', key: 'c2', width: 36, height: 61, rotation: -246, layout: { direction: 'row', gap: 39, align: 'center', padding: 7, wrap: false }, children: [{ type: 'shape', key: 'c4', width: 53, height: 15 }, { type: 'shape', key: 'c5', width: 56, height: 49, stroke: { color: '#abcd', width: 10, style: 'solid' } }] }] }],
+  ])('render › %s (found by the HTTP fuzz) renders in every raster format instead of aborting the process', async (_name, design) => {
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const { bytes } = await render(design as never, { format })
+      expect(bytes.length).toBeGreaterThan(0)
+    }
+  })
 })

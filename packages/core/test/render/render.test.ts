@@ -121,6 +121,14 @@ describe('pdf', () => {
     expect(pdf.match(/\/Subtype \/Image/g)).toHaveLength(1)
     expect(pdf).toMatch(/\/MediaBox \[0 0 1080 1080\]/)
   })
+  it('pdf › a dotted border 7 px wide (satori\'s stroke-dasharray "0 7", which pdfkit refused) renders as round dots, not a failed render', async () => {
+    const result = await renderer.render(
+      { version: 2, width: 59, height: 49, components: [{ type: 'shape', key: 'dots', x: 4, y: 4, width: 40, height: 30, fill: '#ffffff', border: { color: '#114e4d', width: 7, style: 'dotted' } }] },
+      { format: 'pdf' },
+    )
+    expect(Buffer.from(result.bytes).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    expect(result.contentType).toBe('application/pdf')
+  })
 })
 
 describe('pdf dotted strokes', () => {

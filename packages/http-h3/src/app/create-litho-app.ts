@@ -32,7 +32,8 @@ import { mountMcpRoute } from '../mcp/mcp-route.js'
 import { createOpenApiDocument } from './openapi.js'
 import { readJsonBody } from './read-json-body.js'
 import { requireRenderKey } from './render-key.js'
-import { json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
+import { malformedUrlResponse } from './malformed-url.js'
+import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
 import { serveStoredFile } from './serve-file.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
@@ -151,7 +152,8 @@ export function createLithoApp(options: LithoAppOptions): H3 {
       return toRenderResponse(result, designIdOf(event))
     })
 
-  const app = new H3()
+  // A path like /v1/%ZZ is refused by h3 before routing; answer it in Litho's error shape.
+  const app = new H3({ onError: malformedUrlResponse })
   // Mounted into another app (even at '/'), this middleware still runs for our routes.
   app.use(withSecurityHeaders)
   app.get(
