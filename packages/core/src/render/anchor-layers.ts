@@ -119,8 +119,9 @@ function originUnder(m: Matrix): { x: number; y: number } | undefined {
 const short = (n: number): number => Math.round(n * 1000) / 1000 + 0
 const anchorAt = (p: { x: number; y: number }): string => `<rect x="${short(p.x)}" y="${short(p.y)}" width="1" height="1" fill-opacity="0"/>`
 
-// Attributes that make usvg put an element in a layer of its own.
-const LAYER_ATTR = / (?:opacity="(?!1")[^"]*"|clip-path="[^"]*"|mask="[^"]*"|filter="[^"]*"|style="[^"]*(?:isolation|mix-blend-mode)[^"]*")/g
+// Attributes that make usvg put an element in a layer of its own. The style test is a lookahead,
+// so that a long style attribute is scanned once, not once per split (test/security/redos.test.ts).
+const LAYER_ATTR = / (?:opacity="(?!1")[^"]*"|clip-path="[^"]*"|mask="[^"]*"|filter="[^"]*"|style="(?=[^"]*(?:isolation|mix-blend-mode))[^"]*")/g
 const TRANSFORM_ATTR = / transform="([^"]*)"/
 // Elements whose own attributes never make a layer, or whose content is no layer.
 const NOT_PAINTED = new Set(['svg', 'defs', 'linearGradient', 'radialGradient', 'stop', 'clipPath', 'mask', 'pattern', 'filter', 'title', 'desc', 'style'])
