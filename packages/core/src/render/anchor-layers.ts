@@ -35,23 +35,46 @@ export interface CanvasBox {
 const MIN_FAST_SIDE = 64
 
 /**
- * Whether an SVG must go through {@link anchorLayers} before resvg renders it. False only when
- * the abort is impossible: everything painted (`box`, resvg's transformed bounding box of the
- * whole tree, undefined when nothing is visible) lies within a quarter of the canvas around
- * it, and there is no filter (whose region can reach beyond what is painted). Then
- * no layer is clamped, every layer intersects the canvas, and a nested layer sits at most
- * 1.5x the canvas from its parent's corner, inside resvg's band of 2x: measured on resvg-js
- * 2.6.2, a translucent 5x5 square on a 100x20 canvas renders at y = 40 and aborts at y = 45.
+ * Whether an SVG must go through {@link anchorLayers} (and a child process) before resvg
+ * renders it. False only when the abort is impossible: everything painted (`box`, resvg's
+ * transformed bounding box of the whole tree, undefined when nothing is visible) lies within a
+ * quarter of the canvas around it; then no layer is clamped, every layer intersects the canvas,
+ * and a nested layer sits at most 1.5x the canvas from its parent's corner, inside resvg's band
+ * of 2x (measured on resvg-js 2.6.2: a translucent 5x5 square on a 100x20 canvas renders at
+ * y = 40 and aborts at y = 45). A filter's region reaches beyond what is painted, so with
+ * filters the content must lie on the canvas itself and every region stay within half its
+ * element's size around it, as satori's shadows do (e.g. `x="-7.75%" width="137.89%"`):
+ * regions then reach at most half the canvas beyond it, and a nested layer at most 1.5x.
  *
  * @example
  * needsAnchors(svg, new Resvg(svg).getBBox(), 1080, 1080) // false for an ordinary card
  */
 export function needsAnchors(svg: string, box: CanvasBox | undefined, width: number, height: number): boolean {
   if (Math.min(width, height) < MIN_FAST_SIDE) return true
-  if (/<filter\b/.test(svg)) return true
+  const filtered = /<filter\b/.test(svg)
+  if (filtered && !filterRegionsStayClose(svg)) return true
   if (box === undefined) return false
-  const [dx, dy] = [width / 4, height / 4]
+  const margin = filtered ? 0 : 1 / 4
+  const [dx, dy] = [width * margin, height * margin]
   return !(box.x >= -dx && box.y >= -dy && box.x + box.width <= width + dx && box.y + box.height <= height + dy)
+}
+
+/** Every `<filter>` region is relative to its element and at most half the element's size beyond it. */
+function filterRegionsStayClose(svg: string): boolean {
+  for (const [tag] of svg.matchAll(/<filter\b[^<>]*>/g)) {
+    for (const [, name, value] of tag.matchAll(/\s(x|y|width|height|filterUnits)="([^"]*)"/g)) {
+      if (name === 'filterUnits') {
+        if (value !== 'objectBoundingBox') return false
+        continue
+      }
+      const percent = /^(-?\d+(?:\.\d+)?)%$/.exec(value!)
+      if (!percent) return false
+      const n = Number(percent[1])
+      if ((name === 'x' || name === 'y') && n < -50) return false
+      if ((name === 'width' || name === 'height') && n > 200) return false
+    }
+  }
+  return true
 }
 
 /** An affine transform [a, b, c, d, e, f], as in SVG's `matrix()`. */

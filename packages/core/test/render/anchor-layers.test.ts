@@ -72,7 +72,13 @@ describe('anchorLayers', () => {
     // Far off the canvas, a filter or mask anywhere, a tiny canvas, or nothing at all visible.
     expect(check('<g opacity="0.5"><rect x="20" y="300" width="5" height="5"/></g>')).toBe(true)
     expect(check('<g opacity="0.5"><rect x="-80" y="20" width="5" height="5"/></g>')).toBe(true)
-    expect(check('<filter id="f"><feGaussianBlur stdDeviation="2"/></filter><rect width="9" height="9" filter="url(#f)"/>')).toBe(true)
+    // A shadow as satori writes it, on the canvas: no anchors. A region far beyond its element,
+    // one in user space, or a filtered design that reaches off the canvas: anchors.
+    const shadow = (x: number, region = 'x="-7.75%" y="-6.40%" width="137.89%" height="133.02%"') => `<filter id="f" ${region}><feGaussianBlur stdDeviation="2"/></filter><rect x="${x}" width="9" height="9" filter="url(#f)"/>`
+    expect(check(shadow(20))).toBe(false)
+    expect(check(shadow(20, 'x="-500%" y="-10%" width="1100%" height="120%"'))).toBe(true)
+    expect(check(shadow(20, 'filterUnits="userSpaceOnUse" x="-900" y="0" width="2000" height="9"'))).toBe(true)
+    expect(check(shadow(-5))).toBe(true)
     // satori masks every card (its overflow mask): masks alone do not make an SVG risky.
     expect(check('<mask id="m"><rect width="9" height="9" fill="#fff"/></mask><rect width="9" height="9" mask="url(#m)"/>')).toBe(false)
     expect(check('<rect width="9" height="9"/>', 63, 200)).toBe(true)
