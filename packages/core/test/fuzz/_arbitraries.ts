@@ -222,14 +222,32 @@ const mutation = fc.record({
 /** One change to a document (see {@link mutate}). */
 export type Mutation = { at: number; kind: string; name: string; value: unknown }
 
-function containers(value: unknown, out: Array<Raw | unknown[]> = []): Array<Raw | unknown[]> {
-  if (typeof value !== 'object' || value === null) return out
-  // Only arrays and plain objects: a boxed String's indexes cannot be redefined.
-  const proto = Object.getPrototypeOf(value) as unknown
-  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return out
-  out.push(value as Raw)
-  for (const child of Object.values(value)) containers(child, out)
+function containers(root: unknown): Array<Raw | unknown[]> {
+  // Iterative, with a visited set: a hostile value may be thousands of levels deep (a recursive
+  // walk overflowed the stack on one) and a mutation may put a node inside itself.
+  const out: Array<Raw | unknown[]> = []
+  const seen = new Set<object>()
+  const stack: unknown[] = [root]
+  while (stack.length > 0) {
+    const value = stack.pop()
+    if (typeof value !== 'object' || value === null || seen.has(value)) continue
+    // Only arrays and plain objects: a boxed String's indexes cannot be redefined.
+    const proto = Object.getPrototypeOf(value) as unknown
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) continue
+    seen.add(value)
+    out.push(value as Raw)
+    stack.push(...Object.values(value).reverse())
+  }
   return out
+}
+
+/** A deep copy where one can be made (values with symbols or functions are used as they are). */
+function fresh(value: unknown): unknown {
+  try {
+    return structuredClone(value)
+  } catch {
+    return value
+  }
 }
 
 /** Defines an own property, even `__proto__` (plain assignment would set the prototype). */
@@ -245,10 +263,14 @@ export function mutate(doc: Raw, mutations: readonly Mutation[]): unknown {
     const node = nodes[m.at % nodes.length]!
     const keys = Object.keys(node)
     const key = Array.isArray(node) ? String(m.at % Math.max(1, node.length)) : keys.length > 0 ? keys[m.at % keys.length]! : m.name
-    if (m.kind === 'replace') define(node, key, m.value)
-    else if (m.kind === 'add') define(node, m.name, m.value)
+    // A fresh copy of the value each time: fast-check may hand the same object to two
+    // mutations, and inserting it twice could put a node inside itself (a cyclic document,
+    // which no JSON request can carry).
+    const value = fresh(m.value)
+    if (m.kind === 'replace') define(node, key, value)
+    else if (m.kind === 'add') define(node, m.name, value)
     else if (m.kind === 'delete') delete (node as Raw)[key]
-    else define(node, '__proto__', m.value ?? { polluted: true })
+    else define(node, '__proto__', value ?? { polluted: true })
   }
   return copy
 }
