@@ -18,7 +18,8 @@ import { formatMessage } from 'publint/utils'
 
 const run = promisify(execFile)
 const root = new URL('..', import.meta.url).pathname
-const ATTW_ARGS = ['--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'ascii']
+// --no-definitely-typed: our packages ship their own types; nothing to fetch from @types.
+const ATTW_ARGS = ['--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-definitely-typed', '--format', 'ascii']
 
 async function publicPackages() {
   const dirs = []
