@@ -39,17 +39,24 @@ export interface OAuthContext {
   readonly authPath: string
   /** The resources tokens may be issued for (RFC 8707); the first is the default audience. */
   readonly resources: readonly string[]
+  /** Codes, tokens, sessions, clients, orgs and keys. */
   readonly state: AuthStateStore
+  /** Who signs in. */
   readonly accounts: Pick<AccountStore, 'getUser' | 'findUserByEmail'>
   /** Counts registrations and sign-ins for rate limits; without it there are none. */
   readonly meter: Meter | undefined
   /** The time, from the clock of the options. */
   readonly now: () => Date
   readonly limits: OAuthLimits
+  /** The limits of the sign-in form, charged before any password is hashed. */
   readonly signInLimits: SignInLimits
+  /** Checks passwords off the event loop, bounded (the shared pool by default). */
   readonly passwords: PasswordVerifier
+  /** Where the cookies of the sign-in pages go, and whether they are Secure. */
   readonly cookies: CookieScope
+  /** The orgs and their signing keys. */
   readonly orgs: Orgs
+  /** Configured, registered and metadata-document clients. */
   readonly clients: Clients
   /** Verifies this server's access tokens, and finds the family of one for revocation. */
   readonly verifier: ReturnType<typeof createBuiltInVerifier>

@@ -24,7 +24,9 @@ export function readCookie(request: Request, name: string): string | undefined {
 
 /** Where and how the cookies are set: below the server's OAuth paths, Secure on https. */
 export interface CookieScope {
+  /** `<path of {auth_url}>/api/v1/auth/oauth2`: the endpoints that read the cookies, and no other path. */
   path: string
+  /** Sent over https only. */
   secure: boolean
 }
 
