@@ -49,10 +49,13 @@ interface EndpointDefinition {
   handler: EndpointHandler
 }
 
+/** The documents are read, never posted to: a mount routes only these methods to them. */
+const GET_AND_OPTIONS: readonly string[] = Object.freeze(['GET', 'OPTIONS'])
+
 /** Every endpoint of the server, the documents first. */
 const ENDPOINTS: readonly EndpointDefinition[] = [
-  { name: 'metadata', path: OAUTH_PATHS.metadata, methods: ['GET', 'OPTIONS'], audience: 'program', handler: metadata },
-  { name: 'jwks', path: OAUTH_PATHS.jwks, methods: ['GET', 'OPTIONS'], audience: 'program', handler: jwks },
+  { name: 'metadata', path: OAUTH_PATHS.metadata, methods: GET_AND_OPTIONS, audience: 'program', handler: metadata },
+  { name: 'jwks', path: OAUTH_PATHS.jwks, methods: GET_AND_OPTIONS, audience: 'program', handler: jwks },
   { name: 'register', path: OAUTH_PATHS.register, methods: '*', audience: 'program', handler: register },
   { name: 'token', path: OAUTH_PATHS.token, methods: '*', audience: 'program', handler: token },
   { name: 'revoke', path: OAUTH_PATHS.revoke, methods: '*', audience: 'program', handler: revoke },
