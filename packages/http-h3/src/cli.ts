@@ -26,9 +26,9 @@ const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
 const writeStderr = (text: string): void => void process.stderr.write(text)
 const io = { writeStdout, writeStderr }
 
-/** A command with its flags from `spec` and its body loaded only when it runs. */
-function command(name: string, spec: CommandSpec, run: (argv: string[]) => Promise<number>): CommandDef {
-  return defineCommand({ meta: { name, description: spec.description }, args: toCittyArgs(spec), run: ({ rawArgs }) => run(rawArgs) })
+/** A command with its flags from `definition` and its body loaded only when it runs. */
+function command(name: string, definition: CommandSpec, run: (argv: string[]) => Promise<number>): CommandDef {
+  return defineCommand({ meta: { name, description: definition.description }, args: toCittyArgs(definition), run: ({ rawArgs }) => run(rawArgs) })
 }
 
 /** A word that only groups subcommands (`litho users create`). */

@@ -35,22 +35,22 @@ export interface CommandSpec<O extends FlagOptions = FlagOptions> {
 }
 
 /** Types a command's spec, keeping the flags' literal types for `parseArgs`. */
-export function defineCommandSpec<const O extends FlagOptions>(spec: CommandSpec<O>): CommandSpec<O> {
-  return spec
+export function defineCommandSpec<const O extends FlagOptions>(definition: CommandSpec<O>): CommandSpec<O> {
+  return definition
 }
 
 /**
- * The spec's arguments as citty's `ArgsDef`, for `renderUsage`.
+ * A command's arguments as citty's `ArgsDef`, for `renderUsage`.
  *
  * @example toCittyArgs(KEYS_CREATE).email // { type: 'string', description: "the user's email", valueHint: 'EMAIL', required: true }
  */
-export function toCittyArgs(spec: CommandSpec): ArgsDef {
+export function toCittyArgs(definition: CommandSpec): ArgsDef {
   const args: ArgsDef = {}
-  for (const [name, help] of Object.entries(spec.positionals ?? {})) {
+  for (const [name, help] of Object.entries(definition.positionals ?? {})) {
     args[name] = { type: 'positional', description: help.description, required: help.required ?? false, ...(help.valueHint ? { valueHint: help.valueHint } : {}) }
   }
-  for (const [name, option] of Object.entries(spec.options)) {
-    const help = spec.help[name]!
+  for (const [name, option] of Object.entries(definition.options)) {
+    const help = definition.help[name]!
     const description = option.multiple ? `${help.description} (repeatable)` : help.description
     args[name] =
       option.type === 'boolean'
