@@ -1,98 +1,141 @@
 #!/usr/bin/env node
 /**
- * The `litho` command. See spec/cli.md: every command except `serve` prints one JSON
- * object on stdout and exits 0, or a clear message on stderr and exits non-zero.
+ * The `litho` command (docs/cli.md): every command except `serve` prints one JSON object on
+ * stdout and exits 0, or a clear message on stderr and exits non-zero (2: called wrongly, 1:
+ * cannot be done). Every command answers `--help` with its usage and exit 0; `litho --version`
+ * prints the version.
+ *
+ * The command tree is citty's (`defineCommand`, `renderUsage`); the words are matched here,
+ * strictly (`litho --bogus render` is an unknown command, not `render`), and each command
+ * parses its own flags with `node:util` `parseArgs` in strict mode, which refuses an unknown
+ * flag where citty's parser would drop it (`--pubish` must not import a draft quietly).
  *
  * @module cli
  */
+import { readFileSync } from 'node:fs'
 // Only the tiny error entry of core is loaded up front: each command loads what it needs, so
 // `keys create` does not pay for the renderer and h3 (about 0.5 s of start-up per call).
 import { LithoError } from '@litho/core/errors'
-import type { AdminCommandIo } from './commands/_admin.js'
+import { defineCommand, renderUsage, type CommandDef, type ParsedArgs } from 'citty'
 import { CommandError } from './commands/command-error.js'
+import { DESIGNS_IMPORT, GC, KEYS_CREATE, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, toCittyArgs, type CommandSpec } from './commands/definitions.js'
 import { UsageError } from './commands/usage-error.js'
-
-const USAGE = `Usage: litho <command> [options]
-
-Commands:
-  serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests]
-        [--hosted-retention-days N]
-      Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish). Expired
-      stored files are swept every hour.
-  gc [--hosted-retention-days N] [--data DIR]
-      Sweep now: delete signed files whose URL expired and hosted files older than N days
-      (default: $LITHO_HOSTED_RETENTION_DAYS, else kept), refunding their storage. Prints
-      {"scanned","deleted","freedBytes","failed","meterWindows"}.
-  render FILE [--set key.field=value]… [--format png|jpeg|webp|pdf] [--quality 1-100] [--variation ID] [-o OUT]
-      Render a design document in-process. Writes OUT, or the bytes to stdout.
-  users create --email E [--password-stdin] [--plan free|basic|pro|unlimited] [--data DIR]
-      Create a user. The password is read from stdin with --password-stdin, else asked for
-      (not echoed) in a terminal; --password P works but other local users can see it.
-      Prints {"userId","plan"}.
-  keys create --email E [--name N] [--data DIR]
-      Create a render key for a user. Prints {"id","key"}: the only time the key is shown.
-  signing-keys rotate urls|tokens|all [--org ID] [--data DIR]
-      New keys for signed file URLs and/or OAuth access tokens; the old ones keep verifying
-      what they signed until it expires. Prints what was rotated.
-  designs import --email E FILE [--publish] [--id ID] [--name NAME] [--data DIR]
-      Store a design document (or a {"name","design"} record) as a draft, or published with
-      --publish; into design ID with --id, else a new one. Prints {"id","renderCode"}.
-
---data DIR is where everything is kept (default: $LITHO_DATA_DIR, else ./.litho); other
-backends (Redis, S3) are chosen by environment variables: see docs/cli.md.
-`
-
-/** The admin commands, by their two words. */
-const ADMIN_COMMANDS: Record<string, Record<string, (argv: string[], io: AdminCommandIo) => Promise<number>>> = {
-  users: { create: async (argv, io) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io) },
-  keys: { create: async (argv, io) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io) },
-  designs: { import: async (argv, io) => (await import('./commands/designs-import.js')).designsImportCommand(argv, io) },
-  'signing-keys': { rotate: async (argv, io) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io) },
-}
 
 const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
   new Promise<void>((resolve, reject) => process.stdout.write(bytes, (error) => (error ? reject(error) : resolve())))
 const writeStderr = (text: string): void => void process.stderr.write(text)
+const io = { writeStdout, writeStderr }
+
+/** A command with its flags from `definition` and its body loaded only when it runs. */
+function command(name: string, definition: CommandSpec, run: (argv: string[]) => Promise<number>): CommandDef {
+  return defineCommand({ meta: { name, description: definition.description }, args: toCittyArgs(definition), run: ({ rawArgs }) => run(rawArgs) })
+}
+
+/** A word that only groups subcommands (`litho users create`). */
+function group(name: string, description: string, subCommands: Record<string, CommandDef>): CommandDef {
+  return defineCommand({ meta: { name, description }, subCommands })
+}
+
+/** The version of this package, read when asked for. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+}
+
+const LITHO = defineCommand({
+  meta: () => ({ name: 'litho', version: version(), description: 'Render stored designs to png, jpeg, webp and pdf, and serve them over HTTP' }),
+  subCommands: {
+    serve: command('serve', SERVE, async (argv) => (await import('./commands/serve.js')).serveCommand(argv, { log: (line) => console.log(line) })),
+    gc: command('gc', GC, async (argv) => (await import('./commands/gc.js')).gcCommand(argv, io)),
+    render: command('render', RENDER, async (argv) => (await import('./commands/render.js')).renderCommand(argv, io)),
+    users: group('users', 'Manage users: create', {
+      create: command('create', USERS_CREATE, async (argv) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io)),
+    }),
+    keys: group('keys', 'Manage render keys: create', {
+      create: command('create', KEYS_CREATE, async (argv) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io)),
+    }),
+    'signing-keys': group('signing-keys', 'Manage the signing keys of URLs and tokens: rotate', {
+      rotate: command('rotate', SIGNING_KEYS_ROTATE, async (argv) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io)),
+    }),
+    designs: group('designs', 'Manage designs: import', {
+      import: command('import', DESIGNS_IMPORT, async (argv) => (await import('./commands/designs-import.js')).designsImportCommand(argv, io)),
+    }),
+  },
+})
+
+/** Shown under the usage of `litho` itself. */
+const FOOTER = `
+--data DIR is where everything is kept (default: $LITHO_DATA_DIR, else ./.litho); other
+backends (Redis, S3) are chosen by environment variables: see docs/cli.md.
+`
+
+/** A command found in the tree, its words, and the arguments after them. */
+interface Found {
+  cmd: CommandDef
+  path: string[]
+  rest: string[]
+}
+
+/** Follows the leading words of `argv` down the tree, as far as they name commands. */
+async function find(argv: string[]): Promise<Found> {
+  let found: Found = { cmd: LITHO, path: [], rest: argv }
+  for (;;) {
+    const subCommands = (await found.cmd.subCommands) as Record<string, CommandDef> | undefined
+    const [word, ...rest] = found.rest
+    if (!subCommands || word === undefined || !Object.hasOwn(subCommands, word)) return found
+    found = { cmd: subCommands[word]!, path: [...found.path, word], rest }
+  }
+}
+
+/** The help of a command, without colours when it goes to a pipe or a file. */
+async function usageOf({ cmd, path }: Found, stream: NodeJS.WriteStream): Promise<string> {
+  const parent = path.length > 0 ? { meta: { name: ['litho', ...path.slice(0, -1)].join(' '), version: version() } } : undefined
+  const text = `${await renderUsage(cmd, parent)}\n${path.length === 0 ? FOOTER : ''}`
+  // citty colours unless NO_COLOR, CI or TEST is set; a pipe gets plain text either way.
+  const plain = stream.isTTY ? text : text.replace(/\u001b\[[0-9;]*m/g, '')
+  return plain.replace(/[ \t]+$/gm, '')
+}
+
+/** Whether `--help` or `-h` is among the arguments (before a `--`, after which all are values). */
+function asksForHelp(args: string[]): boolean {
+  const end = args.indexOf('--')
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h')
+}
+
+// The command being run, for the usage printed after a usage error.
+let current: Found = { cmd: LITHO, path: [], rest: [] }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv
-  switch (command) {
-    case 'render':
-      return (await import('./commands/render.js')).renderCommand(rest, { writeStdout, writeStderr })
-    case 'users':
-    case 'keys':
-    case 'designs':
-    case 'signing-keys': {
-      const [sub, ...args] = rest
-      const run = sub === undefined ? undefined : ADMIN_COMMANDS[command]![sub]
-      if (!run) {
-        const known = Object.keys(ADMIN_COMMANDS[command]!).map((name) => `${command} ${name}`).join(', ')
-        throw new UsageError(sub === undefined ? `${command} needs a subcommand: ${known}` : `unknown command "${command} ${sub}" (expected ${known})`)
-      }
-      return run(args, { writeStdout, writeStderr })
-    }
-    case 'gc':
-      return (await import('./commands/gc.js')).gcCommand(rest, { writeStdout, writeStderr })
-    case 'serve':
-      return (await import('./commands/serve.js')).serveCommand(rest, { log: (line) => console.log(line) })
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      process.stdout.write(USAGE)
-      return command === undefined ? 2 : 0
-    default:
-      throw new UsageError(`unknown command "${command}"`)
+  if (argv.length === 1 && argv[0] === '--version') {
+    await writeStdout(`${version()}\n`)
+    return 0
   }
+  // `litho help render` is `litho render --help`.
+  current = await find(argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv)
+  const { cmd, path, rest } = current
+  if (asksForHelp(rest)) {
+    await writeStdout(await usageOf(current, process.stdout))
+    return 0
+  }
+  // Each command parses `rawArgs` itself (strictly); citty's lax parse is not used.
+  if (cmd.run) return (await cmd.run({ rawArgs: rest, args: { _: rest } as ParsedArgs, cmd })) as number
+  const [word] = rest
+  if (path.length === 0 && word === undefined) {
+    await writeStdout(await usageOf(current, process.stdout))
+    return 2
+  }
+  if (path.length === 0) throw new UsageError(`unknown command "${word}"`)
+  const name = path.join(' ')
+  const known = Object.keys((await cmd.subCommands) as Record<string, CommandDef>).map((sub) => `${name} ${sub}`).join(', ')
+  throw new UsageError(word === undefined ? `${name} needs a subcommand: ${known}` : `unknown command "${name} ${word}" (expected ${known})`)
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code
   },
-  (error: unknown) => {
+  async (error: unknown) => {
     if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`litho: ${(error as Error).message}\n\n${USAGE}`)
+      process.stderr.write(`litho: ${(error as Error).message}\n\n${await usageOf(current, process.stderr)}`)
       process.exitCode = 2
     } else if (LithoError.isInstance(error) || error instanceof CommandError || (error as { code?: unknown })?.code === 'ERR_LITHO_CONFIG') {
       process.stderr.write(`litho: ${(error as Error).message}\n`)

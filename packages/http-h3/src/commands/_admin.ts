@@ -21,9 +21,6 @@ export interface AdminCommandIo {
   now?: () => Date
 }
 
-/** The `--data` option, shared by every admin command. */
-export const DATA_OPTION = { data: { type: 'string' } } as const
-
 /** The default data directory, relative to the working directory (spec/cli.md). */
 const DEFAULT_DATA_DIR = './.litho'
 

@@ -15,8 +15,9 @@ import { basename, extname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { PLANS, createOwned, validateDesign } from '@litho/core'
 import type { DesignRecord } from '@litho/core/contracts'
-import { DATA_OPTION, printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
+import { printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
+import { DESIGNS_IMPORT } from './definitions.js'
 import { readDesignFile } from './_read-design-file.js'
 import { UsageError } from './usage-error.js'
 
@@ -31,7 +32,7 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: { email: { type: 'string' }, publish: { type: 'boolean', default: false }, id: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+    options: DESIGNS_IMPORT.options,
   })
   const email = readEmail(values.email, 'designs import')
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'designs import needs a FILE (a design document)' : `designs import takes one FILE, received ${positionals.length}`)

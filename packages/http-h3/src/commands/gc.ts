@@ -14,8 +14,9 @@
 import { parseArgs } from 'node:util'
 import { ConfigError } from '../backends.js'
 import { collectGarbage, readHostedRetentionDays } from '../retention.js'
-import { DATA_OPTION, printJson, withBackends, type AdminCommandIo } from './_admin.js'
+import { printJson, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
+import { GC } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 /** Runs `litho gc`. Returns the exit code; throws UsageError (exit 2) or CommandError (exit 1). */
@@ -24,7 +25,7 @@ export async function gcCommand(argv: string[], io: AdminCommandIo): Promise<num
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: { 'hosted-retention-days': { type: 'string' }, ...DATA_OPTION },
+    options: GC.options,
   })
   if (positionals.length > 0) throw new UsageError(`gc takes no positional arguments, received ${JSON.stringify(positionals[0])}`)
   let hostedRetentionDays: number | null

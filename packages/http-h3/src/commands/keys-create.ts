@@ -7,8 +7,9 @@
 import { parseArgs } from 'node:util'
 import { createRenderKey } from '@litho/auth-adapters'
 import { DEFAULT_KEY_NAME, LithoError, MAX_KEY_NAME_LENGTH, createApiKey } from '@litho/core'
-import { DATA_OPTION, printJson, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
+import { printJson, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
+import { KEYS_CREATE } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 /** Runs `litho keys create`. Returns the exit code; throws UsageError (exit 2) or CommandError (exit 1). */
@@ -17,7 +18,7 @@ export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Pro
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: { email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+    options: KEYS_CREATE.options,
   })
   if (positionals.length > 0) throw new UsageError(`keys create takes no positional arguments, received ${JSON.stringify(positionals[0])}`)
   const email = readEmail(values.email, 'keys create')

@@ -9,6 +9,7 @@ import { dirname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRenderer, OUTPUT_FORMATS, type OutputFormat } from '@litho/core'
 import { readDesignFile } from './_read-design-file.js'
+import { RENDER } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 /** What `render` needs from its surroundings (so tests can run it without a process). */
@@ -23,13 +24,7 @@ export async function renderCommand(argv: string[], io: RenderCommandIo): Promis
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: {
-      set: { type: 'string', multiple: true, default: [] },
-      format: { type: 'string' },
-      quality: { type: 'string' },
-      variation: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-    },
+    options: RENDER.options,
   })
   if (positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'render needs a FILE (a design document)' : `render takes one FILE, received ${positionals.length}`)
   const file = positionals[0]!

@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { MAX_RETENTION_DAYS } from '../retention.js'
 import { startLithoServer, type LithoServer } from '../server.js'
+import { SERVE } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 /** What `serve` needs from its surroundings. */
@@ -28,15 +29,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     args: argv,
     allowPositionals: true,
     strict: true,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      data: { type: 'string' },
-      'public-url': { type: 'string' },
-      threads: { type: 'string' },
-      'log-requests': { type: 'boolean', default: false },
-      'hosted-retention-days': { type: 'string' },
-    },
+    options: SERVE.options,
   })
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, received ${JSON.stringify(positionals[0])}`)
   const port = wholeNumber('--port', values.port ?? env.PORT ?? '3000', 0, 65_535)

@@ -17,8 +17,9 @@
 import { parseArgs } from 'node:util'
 import { rotateOrgSigningKey } from '@litho/auth-adapters'
 import { generateUrlSigningKey, rotateUrlSigningKeyFile } from '../url-signing-keys.js'
-import { DATA_OPTION, printJson, resolveDataDir, withBackends, type AdminCommandIo } from './_admin.js'
+import { printJson, resolveDataDir, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
+import { SIGNING_KEYS_ROTATE } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 const WHICH = ['urls', 'tokens', 'all'] as const
@@ -29,7 +30,7 @@ const WHICH = ['urls', 'tokens', 'all'] as const
  * @example await signingKeysRotateCommand(['tokens', '--data', '/srv/litho'], { writeStdout, writeStderr })
  */
 export async function signingKeysRotateCommand(argv: string[], io: AdminCommandIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { org: { type: 'string' }, ...DATA_OPTION } })
+  const { values, positionals } = parseArgs({ args: argv, strict: true, allowPositionals: true, options: SIGNING_KEYS_ROTATE.options })
   if (positionals.length !== 1 || !(WHICH as readonly string[]).includes(positionals[0]!)) {
     throw new UsageError(`signing-keys rotate needs one of ${WHICH.join(', ')}${positionals.length === 0 ? '' : `, received ${JSON.stringify(positionals.join(' '))}`}`)
   }

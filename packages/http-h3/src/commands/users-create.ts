@@ -10,9 +10,10 @@ import { parseArgs } from 'node:util'
 import { hashPassword } from '@litho/auth-adapters'
 import { isPlanId, LithoError, PLANS, type PlanId } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
-import { DATA_OPTION, printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
+import { printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { promptPassword, readPasswordFromPipe, type PasswordStdin } from './_password-input.js'
 import { CommandError } from './command-error.js'
+import { USERS_CREATE } from './definitions.js'
 import { UsageError } from './usage-error.js'
 
 /** Shorter passwords are refused: the sign-in page is the only thing between them and an account. */
@@ -40,7 +41,7 @@ export async function usersCreateCommand(argv: string[], io: UsersCreateIo): Pro
     args: argv,
     strict: true,
     allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, plan: { type: 'string' }, ...DATA_OPTION },
+    options: USERS_CREATE.options,
   })
   if (positionals.length > 0) throw new UsageError(`users create takes no positional arguments, received ${JSON.stringify(positionals[0])}`)
   const email = readEmail(values.email, 'users create')

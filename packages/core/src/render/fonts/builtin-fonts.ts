@@ -1,8 +1,9 @@
 /**
  * The fonts that work with no configuration and no network: Inter (sans-serif), Noto Serif
- * (serif) and JetBrains Mono (monospace), with Noto Sans Arabic, Hebrew, JP, KR and SC as
- * fallbacks. They come from @fontsource npm packages, which split each face into
- * unicode-range subsets; we load only the subsets a document's text needs.
+ * (serif) and JetBrains Mono (monospace), with Noto Sans Arabic and Hebrew as fallbacks, and
+ * Noto Sans JP, KR and SC when the optional `@litho/fonts-cjk` is installed (`cjk-fonts.ts`).
+ * They come from @fontsource npm packages, which split each face into unicode-range subsets;
+ * we load only the subsets a document's text needs.
  *
  * @module render/fonts/builtin-fonts
  */
@@ -22,6 +23,8 @@ export interface BuiltinFamily {
   italic: boolean
   /** satori locale for fallback faces whose glyph shapes depend on the language (CJK). */
   lang?: string
+  /** The package's directory, when another package resolved it (`@litho/fonts-cjk`). */
+  directory?: string
 }
 
 /** One subset file of a family at one weight and style. */
@@ -45,13 +48,13 @@ export const PRIMARY_FAMILIES: readonly BuiltinFamily[] = [
   { name: 'JetBrains Mono', pkg: '@fontsource/jetbrains-mono', weights: [100, 200, 300, 400, 500, 600, 700, 800], italic: true },
 ]
 
-/** Fallback families, tried in this order for characters the primary family lacks. */
+/**
+ * Fallback families of core, tried in this order for characters the primary family lacks; the
+ * CJK families of `@litho/fonts-cjk` come after them when installed.
+ */
 export const FALLBACK_FAMILIES: readonly BuiltinFamily[] = [
   { name: 'Noto Sans Arabic', pkg: '@fontsource/noto-sans-arabic', weights: W9, italic: false },
   { name: 'Noto Sans Hebrew', pkg: '@fontsource/noto-sans-hebrew', weights: W9, italic: false },
-  { name: 'Noto Sans JP', pkg: '@fontsource/noto-sans-jp', weights: W9, italic: false, lang: 'ja-JP' },
-  { name: 'Noto Sans KR', pkg: '@fontsource/noto-sans-kr', weights: W9, italic: false, lang: 'ko-KR' },
-  { name: 'Noto Sans SC', pkg: '@fontsource/noto-sans-sc', weights: W9, italic: false, lang: 'zh-CN' },
 ]
 
 /** CSS generic families and the built-in family each one means. */
@@ -101,7 +104,7 @@ const packageDirs = new Map<string, string>()
 const packageRanges = new Map<string, Record<string, Array<[number, number]>>>()
 
 function packageDir(family: BuiltinFamily): string {
-  let dir = packageDirs.get(family.pkg)
+  let dir = family.directory ?? packageDirs.get(family.pkg)
   if (!dir) {
     // @fontsource packages export only ./files/*, so resolve a file and walk up from it.
     const slug = family.pkg.split('/')[1]!
@@ -159,8 +162,8 @@ export function subsetsOf(family: BuiltinFamily, weight: number, style: 'normal'
   return subsets
 }
 
-/** Finds a built-in family by name, case-insensitively. */
-export function findBuiltinFamily(name: string): BuiltinFamily | undefined {
+/** Finds a built-in family by name, case-insensitively, among the primaries and `fallbacks`. */
+export function findBuiltinFamily(name: string, fallbacks: readonly BuiltinFamily[] = FALLBACK_FAMILIES): BuiltinFamily | undefined {
   const lower = name.toLowerCase()
-  return [...PRIMARY_FAMILIES, ...FALLBACK_FAMILIES].find((f) => f.name.toLowerCase() === lower)
+  return [...PRIMARY_FAMILIES, ...fallbacks].find((f) => f.name.toLowerCase() === lower)
 }

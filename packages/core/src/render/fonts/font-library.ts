@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { LithoError } from '../../errors.js'
 import { createLruCache } from '../../_internal/lru.js'
 import type { RenderWarning } from '../types.js'
+import { CJK_FONTS_PACKAGE, loadCjkFamilies } from './cjk-fonts.js'
 import { emojiDataUri } from './emoji.js'
 import {
   FALLBACK_FAMILIES,
@@ -139,6 +140,9 @@ function splitFamilies(fontFamily: string): string[] {
  * Custom faces named in `fonts[]` are fetched (once, cached) only when a run uses them.
  */
 export async function selectFonts(runs: readonly TextRun[], customFonts: readonly CustomFontFace[], fetchFont: FontFetcher): Promise<FontSelection> {
+  const cjkFamilies = await loadCjkFamilies()
+  const fallbacks = cjkFamilies.length > 0 ? [...FALLBACK_FAMILIES, ...cjkFamilies] : FALLBACK_FAMILIES
+  const missingGlyphs = (key: string | undefined, chars: string[]): RenderWarning => missingGlyphsWarning(key, chars, cjkFamilies.length > 0)
   const warnings: RenderWarning[] = []
   const chosen = new Set<SatoriFont>()
   const customByFamily = new Map<string, CustomFontFace[]>()
@@ -171,7 +175,7 @@ export async function selectFonts(runs: readonly TextRun[], customFonts: readonl
         }
         continue
       }
-      const builtin = findBuiltinFamily(GENERIC_FAMILIES[name.toLowerCase()] ?? name)
+      const builtin = findBuiltinFamily(GENERIC_FAMILIES[name.toLowerCase()] ?? name, fallbacks)
       if (builtin && PRIMARY_FAMILIES.includes(builtin)) {
         primary ??= builtin
         css.push(builtin.name)
@@ -207,7 +211,7 @@ export async function selectFonts(runs: readonly TextRun[], customFonts: readonl
         continue
       }
       if (custom) continue // A custom face may have it; satori asks loadAdditionalAsset if not.
-      const fallback = findFallback(cp, run.weight, preferredCjk(run.text))
+      const fallback = findFallback(fallbacks, cp, run.weight, preferredCjk(run.text))
       if (fallback) use(faceOf(fallback))
       else if (!EMOJI.test(char)) missing.add(char)
     }
@@ -232,7 +236,7 @@ export async function selectFonts(runs: readonly TextRun[], customFonts: readonl
       const missing: string[] = []
       for (const char of segment) {
         if (IGNORABLE.test(char)) continue
-        const subset = findFallback(char.codePointAt(0)!, 400, preferredCjk(segment))
+        const subset = findFallback(fallbacks, char.codePointAt(0)!, 400, preferredCjk(segment))
         const face = subset ? faceOf(subset) : undefined
         if (face && !fonts.includes(face)) extra.add(face)
         else if (!face) missing.push(char)
@@ -244,13 +248,17 @@ export async function selectFonts(runs: readonly TextRun[], customFonts: readonl
   }
 }
 
-function missingGlyphs(key: string | undefined, chars: string[]): RenderWarning {
+// The scripts @litho/fonts-cjk draws: a missing one of these is worth naming the package for.
+const CJK_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u
+
+function missingGlyphsWarning(key: string | undefined, chars: string[], haveCjk: boolean): RenderWarning {
   const shown = chars.slice(0, 5).map((c) => `"${c}" (U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`)
   const more = chars.length > 5 ? ` and ${chars.length - 5} more` : ''
+  const hint = !haveCjk && chars.some((c) => CJK_SCRIPT.test(c)) ? `; install ${CJK_FONTS_PACKAGE} for Chinese, Japanese and Korean` : ''
   return {
     code: 'missing_glyphs',
     ...(key ? { key } : {}),
-    message: `${key ? `${key}: ` : ''}no available font can draw ${shown.join(', ')}${more}; they render as empty boxes`,
+    message: `${key ? `${key}: ` : ''}no available font can draw ${shown.join(', ')}${more}; they render as empty boxes${hint}`,
   }
 }
 
@@ -264,8 +272,8 @@ function preferredCjk(text: string): string {
   return 'Noto Sans SC'
 }
 
-function findFallback(cp: number, weight: number, cjk: string): FontSubset | undefined {
-  const order = [...FALLBACK_FAMILIES].sort((a, b) => (a.name === cjk ? -1 : b.name === cjk ? 1 : 0))
+function findFallback(fallbacks: readonly BuiltinFamily[], cp: number, weight: number, cjk: string): FontSubset | undefined {
+  const order = [...fallbacks].sort((a, b) => (a.name === cjk ? -1 : b.name === cjk ? 1 : 0))
   for (const family of order) {
     const subset = subsetsOf(family, weight, 'normal').find((s) => inRanges(s.ranges, cp))
     // Skip the latin subsets of fallback families: the primary family covers Latin better.

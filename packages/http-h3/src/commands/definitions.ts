@@ -1,0 +1,168 @@
+/**
+ * What each `litho` command accepts, in one place: its flags as `node:util` `parseArgs` reads
+ * them (the parser of record: strict, so a mistyped flag is refused instead of ignored) and the
+ * help text that citty prints for `--help`. Nothing heavy is imported here, so `litho --help`
+ * and the dispatch in `cli.ts` never load the renderer or the stores (docs/cli.md).
+ *
+ * @module commands/definitions
+ */
+import type { ParseArgsConfig } from 'node:util'
+import type { ArgsDef } from 'citty'
+
+/** `parseArgs` options: flag name → type, `short`, `multiple`, `default`. */
+type FlagOptions = NonNullable<ParseArgsConfig['options']>
+
+/** How `--help` shows one flag or positional argument. */
+export interface ArgHelp {
+  /** What it does, with its default when it has one. */
+  description: string
+  /** The placeholder of its value, e.g. `DIR`. */
+  valueHint?: string
+  /** Shown as required (the command itself refuses it missing, with its own message). */
+  required?: boolean
+}
+
+/** One command: what `--help` says about it and the flags its `parseArgs` accepts. */
+export interface CommandSpec<O extends FlagOptions = FlagOptions> {
+  /** One line, shown in the list of commands and at the top of the command's help. */
+  description: string
+  /** Positional arguments, in order; the command checks them itself. */
+  positionals?: Readonly<Record<string, ArgHelp>>
+  /** The flags, passed as is to `parseArgs({ strict: true })`. */
+  options: O
+  /** The help of every flag (the type makes a flag without help a compile error). */
+  help: { readonly [K in keyof O]: ArgHelp }
+}
+
+/** Types a command's spec, keeping the flags' literal types for `parseArgs`. */
+export function defineCommandSpec<const O extends FlagOptions>(definition: CommandSpec<O>): CommandSpec<O> {
+  return definition
+}
+
+/**
+ * A command's arguments as citty's `ArgsDef`, for `renderUsage`.
+ *
+ * @example toCittyArgs(KEYS_CREATE).email // { type: 'string', description: "the user's email", valueHint: 'EMAIL', required: true }
+ */
+export function toCittyArgs(definition: CommandSpec): ArgsDef {
+  const args: ArgsDef = {}
+  for (const [name, help] of Object.entries(definition.positionals ?? {})) {
+    args[name] = { type: 'positional', description: help.description, required: help.required ?? false, ...(help.valueHint ? { valueHint: help.valueHint } : {}) }
+  }
+  for (const [name, option] of Object.entries(definition.options)) {
+    const help = definition.help[name]!
+    const description = option.multiple ? `${help.description} (repeatable)` : help.description
+    args[name] =
+      option.type === 'boolean'
+        ? { type: 'boolean', description }
+        : { type: 'string', description, ...(option.short ? { alias: option.short } : {}), ...(help.valueHint ? { valueHint: help.valueHint } : {}), ...(help.required ? { required: true } : {}) }
+  }
+  return args
+}
+
+/** The `--data` flag of every command that opens the stores. */
+export const DATA_OPTION = { data: { type: 'string' } } as const
+const DATA_HELP: ArgHelp = { description: 'where everything is kept (default: $LITHO_DATA_DIR, else ./.litho)', valueHint: 'DIR' }
+const EMAIL_HELP: ArgHelp = { description: "the user's email", valueHint: 'EMAIL', required: true }
+
+/** `litho serve`. */
+export const SERVE = defineCommandSpec({
+  description: 'Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish); expired stored files are swept every hour',
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    ...DATA_OPTION,
+    'public-url': { type: 'string' },
+    threads: { type: 'string' },
+    'log-requests': { type: 'boolean', default: false },
+    'hosted-retention-days': { type: 'string' },
+  },
+  help: {
+    port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
+    host: { description: 'address to listen on (default: 127.0.0.1)', valueHint: 'HOST' },
+    data: DATA_HELP,
+    'public-url': { description: 'the origin clients reach the service at (default: $LITHO_PUBLIC_URL, else the listening address)', valueHint: 'URL' },
+    threads: { description: 'render worker threads (default: $LITHO_RENDER_THREADS, else one per core)', valueHint: 'N' },
+    'log-requests': { description: 'log one line per request (or LITHO_LOG_REQUESTS=1)' },
+    'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
+  },
+})
+
+/** `litho gc`. */
+export const GC = defineCommandSpec({
+  description: 'Sweep now: delete expired signed files and hosted files past the retention, refunding their storage; prints {"scanned","deleted","freedBytes","failed","meterWindows"}',
+  options: { 'hosted-retention-days': { type: 'string' }, ...DATA_OPTION },
+  help: {
+    'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho render`. */
+export const RENDER = defineCommandSpec({
+  description: 'Render a design document in-process (no server, no quota); writes OUT, or the bytes to stdout',
+  positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
+  options: {
+    set: { type: 'string', multiple: true },
+    format: { type: 'string' },
+    quality: { type: 'string' },
+    variation: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+  },
+  help: {
+    set: { description: 'an override, e.g. title.text=Hi', valueHint: 'KEY.FIELD=VALUE' },
+    format: { description: 'png, jpeg, webp or pdf (default: png)', valueHint: 'FORMAT' },
+    quality: { description: 'JPEG quality, 1-100 (default: 80)', valueHint: 'N' },
+    variation: { description: 'a variation id (default: master)', valueHint: 'ID' },
+    output: { description: 'the file to write (its folder is created); prints one JSON object instead of the bytes', valueHint: 'OUT' },
+  },
+})
+
+/** `litho users create`. */
+export const USERS_CREATE = defineCommandSpec({
+  description: 'Create a user; prints {"userId","plan"}',
+  options: { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, plan: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    password: { description: 'the password (visible to other local users: prefer --password-stdin or the prompt)', valueHint: 'P' },
+    'password-stdin': { description: 'read the password from stdin (else it is asked for, not echoed, in a terminal)' },
+    plan: { description: 'free, basic, pro or unlimited (default: free)', valueHint: 'PLAN' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho keys create`. */
+export const KEYS_CREATE = defineCommandSpec({
+  description: 'Create a render key for a user; prints {"id","key"}, the only time the key is shown',
+  options: { email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    name: { description: 'a label for the key', valueHint: 'NAME' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho signing-keys rotate`. */
+export const SIGNING_KEYS_ROTATE = defineCommandSpec({
+  description: 'New keys for signed file URLs and/or OAuth access tokens; the old ones keep verifying what they signed until it expires',
+  positionals: { which: { description: 'urls, tokens or all', required: true } },
+  options: { org: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    org: { description: 'the org whose token key to rotate (default: the one litho serve created)', valueHint: 'ID' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho designs import`. */
+export const DESIGNS_IMPORT = defineCommandSpec({
+  description: 'Store a design document as a draft, or published with --publish; prints {"id","renderCode"}',
+  positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
+  options: { email: { type: 'string' }, publish: { type: 'boolean', default: false }, id: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    publish: { description: 'publish it (else it becomes the draft)' },
+    id: { description: 'import into this existing design of the user (else a new one)', valueHint: 'ID' },
+    name: { description: "the design's name (default: the record's name, else the file name)", valueHint: 'NAME' },
+    data: DATA_HELP,
+  },
+})

@@ -1,0 +1,97 @@
+// Every `litho` command answers --help with its usage on stdout and exit 0, whatever else is on
+// the line; `litho --version` prints the version (docs/cli.md). Runs the built binary.
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { DESIGNS_IMPORT, GC, KEYS_CREATE, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, type CommandSpec } from '../src/commands/definitions.js'
+import { CHILD_ENV, CLI } from './_process.js'
+
+const litho = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) =>
+    execFile(process.execPath, [CLI, ...args], { encoding: 'utf8', env: CHILD_ENV }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  )
+
+const COMMANDS: Array<[string, CommandSpec]> = [
+  ['serve', SERVE],
+  ['gc', GC],
+  ['render', RENDER],
+  ['users create', USERS_CREATE],
+  ['keys create', KEYS_CREATE],
+  ['signing-keys rotate', SIGNING_KEYS_ROTATE],
+  ['designs import', DESIGNS_IMPORT],
+]
+
+describe.concurrent('litho --help', () => {
+  it.each(COMMANDS)('cli › litho %s --help prints its usage with every flag, exit 0', async (name, spec) => {
+    const run = await litho([...name.split(' '), '--help'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toContain(spec.description)
+    expect(run.stdout).toContain(`USAGE litho ${name}`)
+    for (const flag of Object.keys(spec.options)) expect(run.stdout).toContain(`--${flag}`)
+    for (const positional of Object.keys(spec.positionals ?? {})) expect(run.stdout).toContain(positional.toUpperCase())
+    expect(run.stdout).not.toMatch(/\u001b\[/) // no colour codes in a pipe
+  })
+
+  it.each([['users'], ['keys'], ['signing-keys'], ['designs']])('cli › litho %s --help lists its subcommand, exit 0', async (word) => {
+    const run = await litho([word, '--help'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain(`USAGE litho ${word}`)
+    expect(run.stdout).toMatch(/COMMANDS\n\n {2}(create|rotate|import) /)
+  })
+
+  it.each([[['--help']], [['-h']], [['help']]])('cli › litho %j lists every command, exit 0', async (args) => {
+    const run = await litho(args)
+    expect(run.code).toBe(0)
+    for (const word of ['serve', 'gc', 'render', 'users', 'keys', 'signing-keys', 'designs']) expect(run.stdout).toMatch(new RegExp(`^ +${word} +\\S`, 'm'))
+    expect(run.stdout).toContain('--data DIR is where everything is kept')
+  })
+
+  it('cli › --help wins over other arguments, even wrong ones, and -h is the same', async () => {
+    for (const args of [['render', 'nope.json', '--bogus', '--help'], ['keys', 'create', '-h'], ['help', 'designs', 'import']]) {
+      const run = await litho(args)
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0)
+      expect(run.stdout).toContain('USAGE litho')
+    }
+  })
+
+  it('cli › --help after -- is a value, not a request for help', async () => {
+    const run = await litho(['render', '--', '--help'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^litho: cannot read --help: no such file/)
+  })
+
+  it('cli › litho --version prints the version of @litho/http-h3, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+    const run = await litho(['--version'])
+    expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
+  })
+
+  it('cli › litho alone prints the usage and exits 2', async () => {
+    const run = await litho([])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toContain('USAGE litho')
+  })
+
+  it("cli › a usage mistake is followed by that command's usage on stderr, exit 2", async () => {
+    const run = await litho(['keys', 'create', '--bogus'])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toMatch(/^litho: Unknown option '--bogus'/)
+    expect(run.stderr).toContain('USAGE litho keys create')
+  })
+
+  it('cli › words are commands only at the start: a flag before the command is an unknown command', async () => {
+    const run = await litho(['--bogus', 'render', 'card.json'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^litho: unknown command "--bogus"\n/)
+  })
+
+  it('cli › a group without its subcommand names it, exit 2', async () => {
+    const run = await litho(['signing-keys'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/^litho: signing-keys needs a subcommand: signing-keys rotate\n/)
+  })
+})
