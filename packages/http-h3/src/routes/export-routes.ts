@@ -21,6 +21,7 @@ import {
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
+import { ExportJobAckSchema, ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema } from '../openapi/components.js'
 import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject, type RouteDefinition } from './define-route.js'
@@ -102,7 +103,7 @@ export const exportRouteHosted = exportRoute('/designs/v2/:id/export/driver-uplo
   summary: 'Export one of your designs to a public stored file',
   description: `${exportDescription} The file is stored publicly; its URL needs no credentials.`,
   query: [unsignedParams, exportOverridesParam],
-  responses: { '200': jsonResponse('The stored export.', 'ExportUploadResult', exportHeaders), ...exportErrors, '403': storedForbidden },
+  responses: { '200': jsonResponse('The stored export.', ExportUploadResultSchema, exportHeaders), ...exportErrors, '403': storedForbidden },
 })
 
 /** `POST /designs/v2/:id/export/signed-url`: a private stored file and its expiring URL. */
@@ -111,7 +112,7 @@ export const exportRouteSigned = exportRoute('/designs/v2/:id/export/signed-url'
   summary: 'Export one of your designs to a private stored file behind an expiring signed URL',
   description: `${exportDescription} The file is stored privately; the signed URL works until \`expiresAt\`.`,
   query: [ExportParamsSchema, exportOverridesParam],
-  responses: { '200': jsonResponse('The stored export and its signed URL.', 'ExportSignedResult', exportHeaders), ...exportErrors, '403': storedForbidden },
+  responses: { '200': jsonResponse('The stored export and its signed URL.', ExportSignedResultSchema, exportHeaders), ...exportErrors, '403': storedForbidden },
 })
 
 const deliveryParam: OpenApiObject = { name: 'delivery', in: 'query', required: false, description: 'Required, in the query or the body: `hosted` (a public URL) or `signed` (an expiring signed URL).', schema: { enum: ['hosted', 'signed'] } }
@@ -146,7 +147,7 @@ export const queueExportJobRoute = defineRoute({
     },
   },
   responses: {
-    '202': jsonResponse('Queued.', 'ExportJobAck', { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
+    '202': jsonResponse('Queued.', ExportJobAckSchema, { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
     '400': errorBody('`delivery` is missing or not `hosted`/`signed`, `expiresIn` is given with `hosted`, another parameter or the body is invalid (`message` names it), `webhookUrl` is refused (not https, credentials, a blocked address, or webhooks not configured), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
     ...bearerErrors,
     '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage of rendered files is already full (\`ERR_STORAGE_QUOTA\`, \`data.usage\`/\`data.limit\` in bytes; nothing metered). A job whose file no longer fits when it finishes fails with that code (refunded).` },
@@ -176,7 +177,7 @@ export const getExportJobRoute = defineRoute({
   description: "The job record: its `status` and, once it succeeded, the stored file's `url`; once it failed, `error`. Answered with `Cache-Control: no-store`. Poll every few seconds, or use a webhook.",
   params: z.object({ exportId: z.string().meta({ description: 'The `exportId` of the 202 answer.' }) }),
   responses: {
-    '200': jsonResponse('The job.', 'ExportJob'),
+    '200': jsonResponse('The job.', ExportJobSchema),
     ...bearerErrors,
     '404': errorBody("No export job of yours has this id (another account's job is not found either)."),
   },

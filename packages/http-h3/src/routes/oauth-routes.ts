@@ -11,8 +11,8 @@
  */
 import { OAUTH_PATHS, decodeEndpointParams, malformedParamsResponse, type OAuthEndpoint, type OAuthEndpointName } from '@litho/auth-adapters'
 import * as z from 'zod'
+import { AuthorizationServerMetadataSchema, ClientRegistrationRequestSchema, ClientRegistrationResponseSchema, JwksSchema, RevocationRequestSchema, TokenRequestSchema, TokenResponseSchema } from '../openapi/oauth-components.js'
 import { jsonResponse, oauthErrorBody } from '../openapi/responses.js'
-import { ref } from '../openapi/schema.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type RouteDefinition, type RouteInput } from './define-route.js'
 
@@ -68,7 +68,7 @@ export const authorizationServerMetadataRoute = defineOAuthRoute('metadata', {
   summary: 'Authorization-server metadata of an org (RFC 8414)',
   params: orgParams,
   responses: {
-    '200': jsonResponse('The metadata (cacheable for 5 minutes).', 'AuthorizationServerMetadata'),
+    '200': jsonResponse('The metadata (cacheable for 5 minutes).', AuthorizationServerMetadataSchema),
     '404': oauthErrorBody('No such org.'),
   },
 })
@@ -81,7 +81,7 @@ export const jwksRoute = defineOAuthRoute('jwks', {
   summary: 'The public keys that sign the access tokens of an org',
   params: orgParams,
   responses: {
-    '200': jsonResponse('The JWK set (cacheable for 5 minutes).', 'Jwks'),
+    '200': jsonResponse('The JWK set (cacheable for 5 minutes).', JwksSchema),
     '404': oauthErrorBody('No such org.'),
   },
 })
@@ -94,9 +94,9 @@ export const registerRoute = defineOAuthRoute('register', {
   summary: 'Register a client (RFC 7591)',
   description: 'Dynamic client registration, open to anyone (rate-limited per address). A client unused for 90 days (by default) is forgotten; on `invalid_client` from the token endpoint, register again.',
   query: [orgQuery('The org to register with; may be left out when the server has one default org.')],
-  requestBody: { required: true, content: { 'application/json': { schema: ref('ClientRegistrationRequest') } } },
+  requestBody: { required: true, content: { 'application/json': { schema: ClientRegistrationRequestSchema } } },
   responses: {
-    '201': jsonResponse('The client: its `client_id`, and `client_secret` for a confidential client.', 'ClientRegistrationResponse'),
+    '201': jsonResponse('The client: its `client_id`, and `client_secret` for a confidential client.', ClientRegistrationResponseSchema),
     '400': oauthErrorBody('`invalid_redirect_uri` or `invalid_client_metadata` (including a body that is not JSON).'),
     '404': oauthErrorBody('Unknown org.'),
     '413': oauthErrorBody('`invalid_request`: the body is larger than 64 KiB (counted while it streams; the rest is not read).'),
@@ -139,9 +139,9 @@ export const tokenRoute = defineOAuthRoute('token', {
   summary: 'Redeem a code or a refresh token',
   description: 'Answers with `Cache-Control: no-store`. Reusing a code revokes the tokens it issued.',
   query: [orgQuery('Optional; when given, it must be the client\'s org.')],
-  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: TokenRequestSchema } } },
   responses: {
-    '200': jsonResponse('The tokens.', 'TokenResponse'),
+    '200': jsonResponse('The tokens.', TokenResponseSchema),
     '400': oauthErrorBody('`invalid_request`, `invalid_grant` (code unknown, used, expired, of another client, wrong `redirect_uri` or `code_verifier`; refresh token revoked or reused), `invalid_scope`, `invalid_target`, `unauthorized_client` or `unsupported_grant_type`.'),
     '401': oauthErrorBody('`invalid_client`: unknown client id (register again) or failed client authentication.'),
     '413': oauthErrorBody('`invalid_request`: the body is larger than 64 KiB (counted while it streams; the rest is not read).'),
@@ -156,7 +156,7 @@ export const revokeRoute = defineOAuthRoute('revoke', {
   summary: 'Revoke a token (RFC 7009)',
   description: 'Revokes the whole sign-in the token belongs to: its refresh tokens and, at once, its access tokens (send the refresh token to sign a client out for good). A token that is unknown or of another client is not revoked, and the answer is the same.',
   query: [orgQuery('Optional.')],
-  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('RevocationRequest') } } },
+  requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: RevocationRequestSchema } } },
   responses: {
     '200': { description: 'Done (or nothing to do).' },
     '400': oauthErrorBody('`invalid_request`: no `token`, or not a form.'),
