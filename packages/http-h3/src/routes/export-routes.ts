@@ -34,7 +34,7 @@ export const hasJobs = (app: AppContext) => app.verifier !== undefined && app.op
 const reserved = EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')
 const exportDescription = `One render against the quota, consumed before rendering and refunded if the export fails; a 429 when the quota is used up. Bad input (400, 404) costs nothing. Parameters may also be given in the JSON body (\`draft\` as a JSON boolean there); the query wins. The body's other keys are overrides, after the reserved keys (${reserved}) are stripped; override dot-paths are also accepted in the query. Without \`draft\`, the published version is exported (a design never published is a 404 saying to pass \`draft=true\`).`
 const exportOverridesParam = { ...overridesParam, description: 'Dynamic-field overrides as `<component_key>.<field>=<value>`; body overrides win. Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides`.' }
-const exportBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'Overrides (dot-paths or nested) and the parameters `format`, `quality`, `variation`, `draft`, `expiresIn`.' } } } }
+const exportBody = { required: false, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).meta({ description: 'Overrides (dot-paths or nested) and the parameters `format`, `quality`, `variation`, `draft`, `expiresIn`.' }) } } }
 const exportHeaders = {
   ...quotaResponseHeaders,
   'X-Litho-Source': { description: 'Which version was exported: `published` or `draft`.', schema: { enum: ['published', 'draft'] } },
@@ -137,12 +137,9 @@ export const queueExportJobRoute = defineRoute({
     required: false,
     content: {
       'application/json': {
-        schema: {
-          type: 'object',
-          additionalProperties: true,
-          description: 'Overrides (dot-paths or nested) and the parameters `delivery`, `format`, `quality`, `variation`, `draft`, `expiresIn` and `webhookUrl`.',
-          properties: { delivery: { enum: ['hosted', 'signed'] }, webhookUrl: { type: 'string', format: 'uri', maxLength: 2048 } },
-        },
+        schema: z
+          .looseObject({ delivery: z.enum(['hosted', 'signed']).optional(), webhookUrl: z.url().max(2048).optional() })
+          .meta({ description: 'Overrides (dot-paths or nested) and the parameters `delivery`, `format`, `quality`, `variation`, `draft`, `expiresIn` and `webhookUrl`.' }),
       },
     },
   },

@@ -82,7 +82,7 @@ export const renderWithBodyRoute = defineRoute({
   description: 'The body is an object of overrides (dot-paths or nested). `format`, `quality`, `variation`, `delivery` and `expiresIn` may also be given in the body; the query wins. Nothing is stored unless delivery is hosted or signed.',
   params: designIdParams,
   query: [RenderParamsSchema],
-  requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+  requestBody: { required: false, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
   responses: renderResponses,
   async handler({ app, account, event, body, param }) {
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
