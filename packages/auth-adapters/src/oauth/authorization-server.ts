@@ -9,9 +9,9 @@
  *
  * @module oauth/authorization-server
  */
-import { randomToken, oauthError } from './_http.js'
+import { randomToken } from './_http.js'
 import { createOAuthContext } from './context.js'
-import { bindEndpoints, matchEndpoint, type OAuthEndpoint } from './endpoints/index.js'
+import { bindEndpoints, decodeEndpointParams, malformedParamsResponse, matchEndpoint, type OAuthEndpoint } from './endpoints/index.js'
 import { ORG_ID } from './orgs.js'
 import type { AuthorizationServerOptions, BearerVerifier, OrgRecord, RequestContext } from './types.js'
 
@@ -103,8 +103,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       const match = matchEndpoint(endpoints, url.pathname.slice(authPath.length))
       if (!match) return undefined
       try {
-        const params = decodeParams(match.params)
-        if (!params) return malformedOrg()
+        const params = decodeEndpointParams(match.params)
+        if (!params) return malformedParamsResponse()
         return await match.endpoint.handler(request, { ...requestContext, params })
       } catch (error) {
         context.report(error)
@@ -115,20 +115,4 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     endpoints,
     verifier: context.verifier,
   }
-}
-
-/** The path's parameters, percent-decoded; `undefined` when one is malformed (`%ZZ`). */
-function decodeParams(raw: Record<string, string>): Record<string, string> | undefined {
-  const params: Record<string, string> = {}
-  try {
-    for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value)
-  } catch {
-    return undefined
-  }
-  return params
-}
-
-/** A client error, not a server error (it was a 500): no org can have a name that does not decode. */
-function malformedOrg(): Response {
-  return oauthError('invalid_request', 'The org in the path is not valid percent-encoding (% and two hex digits, UTF-8)', 400)
 }

@@ -1,7 +1,8 @@
 /**
- * The component schemas of the render and bearer endpoints' bodies: from the zod schemas of
- * `@litho/core` where they exist (bulk, designs, usage, keys), else written here; the export-job
- * bodies are keyed by `ExportJobAck` and `ExportJobView`, so a field added to either fails to
+ * The component schemas of the render and bearer endpoints' bodies, as zod schemas that the
+ * routes name as their bodies and responses: the schemas of `@litho/core` where they exist
+ * (bulk, designs, usage, keys), else declared here. The export-job bodies are checked against
+ * `ExportJobAck` and `ExportJobView` at compile time, so a field added to either fails to
  * compile until it is described.
  *
  * @module openapi/components
@@ -24,221 +25,213 @@ import {
   type ExportJobView,
 } from '@litho/core'
 import type { JobStatus } from '@litho/core/contracts'
-import { schemaOf, withItemsRef, type JsonSchema } from './schema.js'
+import * as z from 'zod'
+import { defineComponents } from './schema.js'
 
-const FORMAT_ENUM = [...OUTPUT_FORMATS]
+/** A date-time string, written like core's (`format: date-time`, no pattern). */
+const dateTime = (description?: string) => z.string().meta({ format: 'date-time', ...(description === undefined ? {} : { description }) })
+
+const formatEnum = z.enum(OUTPUT_FORMATS)
+const deliveryEnum = z.enum(['hosted', 'signed'])
+const warnings = z.array(z.string()).meta({ description: 'Ignored override keys and other render warnings.' })
 
 /** Every status of an export job, in the order a job goes through them (a missing one fails to compile). */
-const JOB_STATUSES = Object.keys({ queued: true, processing: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>)
+const JOB_STATUSES = Object.keys({ queued: true, processing: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>) as [JobStatus, ...JobStatus[]]
 
-/** Schemas of the response bodies of the render and bearer endpoints (interface.md §2 and §4). */
-export const RENDER_SCHEMAS: Record<string, JsonSchema> = {
-  Error: {
-    type: 'object',
-    required: ['success', 'message'],
-    properties: {
-      success: { const: false },
-      message: { type: 'string', description: 'What was wrong, naming the parameter.' },
-      code: { type: 'string', description: 'A stable error code, e.g. ERR_INVALID_REQUEST.' },
-      issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-    },
+/** A Litho error body (interface.md §7). */
+export const ErrorSchema = z.object({
+  success: z.literal(false),
+  message: z.string().meta({ description: 'What was wrong, naming the parameter.' }),
+  code: z.string().optional().meta({ description: 'A stable error code, e.g. ERR_INVALID_REQUEST.' }),
+  issues: z.array(z.object({ path: z.string().optional(), message: z.string().optional() })).optional(),
+})
+
+/** The body of a 429: the quota used up. */
+export const QuotaErrorSchema = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  data: z.object({
+    usage: z.number(),
+    limit: z.number(),
+    remaining: z.number(),
+    resetAt: dateTime('When the plan window resets: the 1st of next month, 00:00 UTC.'),
+  }),
+})
+
+/** A stored file's record. */
+export const StoredFileSchema = z.looseObject({
+  key: z.string().optional(),
+  contentType: z.string().optional(),
+  size: z.int().optional(),
+  visibility: z.enum(['public', 'private']).optional(),
+  createdAt: dateTime().optional(),
+  format: formatEnum.optional(),
+  width: z.int().optional(),
+  height: z.int().optional(),
+  variation: z.string().optional(),
+})
+
+/** The JSON answer of a hosted or signed render. */
+export const RenderResultSchema = z.looseObject({
+  success: z.literal(true),
+  delivery: deliveryEnum,
+  url: z.url().meta({ description: 'Public URL (hosted) or expiring signed URL (signed).' }),
+  expiresAt: dateTime('Signed delivery only.').optional(),
+  format: formatEnum,
+  file: StoredFileSchema,
+  warnings: warnings.optional(),
+})
+
+/** The answer of an export stored publicly. */
+export const ExportUploadResultSchema = z.object({
+  success: z.literal(true),
+  url: z.url().meta({ description: 'Public URL of the stored export; anyone with it can fetch the file.' }),
+  format: formatEnum,
+  file: StoredFileSchema,
+  warnings,
+})
+
+/** The answer of an export stored privately, behind a signed URL. */
+export const ExportSignedResultSchema = z.object({
+  success: z.literal(true),
+  url: z.url().meta({ description: 'Signed URL of the privately stored export, valid until `expiresAt`.' }),
+  expiresAt: dateTime('When the URL stops working: `expiresIn` minutes after the export.'),
+  format: formatEnum,
+  file: StoredFileSchema,
+  warnings,
+})
+
+/** The acknowledgement of a queued export job (`ExportJobAck`). */
+export const ExportJobAckSchema = z
+  .object({
+    success: z.literal(true),
+    exportId: z.string().meta({ description: 'The job id, `exp_` and 16 characters of `[A-Za-z0-9_-]`.' }),
+    status: z.literal('queued'),
+    pollUrl: z.string().meta({ description: 'The path of the job record, to append to `{base_url}`: `/analytics/exports/{exportId}` (also in `Location`).' }),
+  })
+  .meta({ description: 'The acknowledgement of a queued export job.' })
+
+const webhookAttempt = z.object({
+  at: dateTime(),
+  status: z.int().optional().meta({ description: "The receiver's HTTP status, when it answered." }),
+  error: z.string().optional().meta({ description: 'Why the attempt failed (not 2xx, a timeout, a refused address…).' }),
+})
+
+/** An export job record as its owner sees it (`ExportJobView`). */
+export const ExportJobSchema = z
+  .object({
+    success: z.literal(true),
+    exportId: z.string(),
+    status: z.enum(JOB_STATUSES).meta({ description: '`queued` → `processing` → `succeeded` or `failed`; a transient failure goes from `processing` back to `queued` for another run. `succeeded` and `failed` are final.' }),
+    designId: z.string().meta({ description: "The design's `_id`." }),
+    delivery: deliveryEnum,
+    format: formatEnum.meta({ description: 'The format asked for (png by default).' }),
+    createdAt: dateTime('When the job was queued.'),
+    updatedAt: dateTime('When the record last changed.'),
+    startedAt: dateTime('When the first run started.').optional(),
+    finishedAt: dateTime('When the job succeeded or failed.').optional(),
+    attempts: z.int().meta({ description: `Runs started so far: 1 for a job that ran once. Transient failures are retried until ${EXPORT_JOB_MAX_RUNS} runs; a run cut off by a stop or a crash counts too.` }),
+    url: z.url().optional().meta({ description: 'Succeeded: the stored file, public (hosted) or signed until `expiresAt` (signed).' }),
+    expiresAt: dateTime('Succeeded, signed delivery: when `url` stops working (`expiresIn` minutes after the render).').optional(),
+    file: StoredFileSchema.optional(),
+    error: z
+      .object({ code: z.string().meta({ description: 'e.g. `ERR_RENDER_FAILED`, `ERR_IMAGE_FETCH`, `ERR_DESIGN_NOT_FOUND`.' }), message: z.string() })
+      .optional()
+      .meta({ description: 'Failed: what went wrong (the render was refunded).' }),
+    webhook: z
+      .object({
+        url: z.url(),
+        state: z.enum(['pending', 'delivered', 'failed']).meta({ description: '`failed`: every attempt of the retry schedule failed.' }),
+        attempts: z.array(webhookAttempt).meta({ description: "Every delivery attempt so far, oldest first: `at`, the receiver's `status` when it answered, `error` when the attempt failed." }),
+        nextAttemptAt: dateTime('While `pending` after a failed attempt: when the next one is due.').optional(),
+      })
+      .optional()
+      .meta({ description: 'The completion webhook, when `webhookUrl` was given.' }),
+  })
+  .meta({ description: 'An export job record as its owner sees it. Optional fields appear once they apply.' })
+
+/** The keys of `T` that are not optional. */
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T]
+/** `true` when `A` and `B` are the same type, else `false` (for compile-time checks). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+
+// The export-job bodies describe what the service returns: the same type for the acknowledgement,
+// the same fields (each optional exactly when it is) for the job record, whose schema is stricter
+// than the type in places (`format` one of the formats, `file` a stored file).
+const exportJobAckMatches: Same<z.input<typeof ExportJobAckSchema>, ExportJobAck> = true
+const exportJobMatches: Same<keyof z.input<typeof ExportJobSchema>, keyof ExportJobView> & Same<RequiredKeys<z.input<typeof ExportJobSchema>>, RequiredKeys<ExportJobView>> = true
+void exportJobAckMatches
+void exportJobMatches
+
+/** The webhook signing secret. */
+export const WebhookSecretSchema = z.object({
+  success: z.literal(true),
+  secret: z.string().regex(/^whsec_/).meta({ description: 'The Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes.' }),
+})
+
+/** One row of a bulk answer. */
+export const BulkResultRowSchema = z.object({
+  index: z.int(),
+  designId: z.string(),
+  filename: z.string().meta({ description: "The item's filename, else the stored file's name." }),
+  variation: z.string(),
+  success: z.boolean(),
+  url: z.url().optional().meta({ description: 'On success.' }),
+  delivery: deliveryEnum,
+  format: formatEnum,
+  expiresAt: dateTime('Signed delivery only.').optional(),
+  file: StoredFileSchema.optional(),
+  warnings: z.array(z.string()),
+  error: z.string().optional().meta({ description: 'On failure.' }),
+})
+
+/** The answer of a bulk render. */
+export const BulkResponseSchema = z.object({
+  success: z.boolean().meta({ description: 'True when every item succeeded.' }),
+  results: z.array(BulkResultRowSchema).meta({ description: 'One per item, same order.' }),
+  summary: z.object({ total: z.int(), succeeded: z.int(), failed: z.int() }),
+})
+
+/** A JSON-RPC 2.0 message of the Model Context Protocol. */
+export const JsonRpcMessageSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.string(), z.int()]).optional(),
+    method: z.string().optional().meta({ description: 'e.g. `initialize`, `tools/list`, `tools/call`.' }),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ description: 'A JSON-RPC 2.0 message of the Model Context Protocol: a request (`method` and `id`), a notification (`method`, no `id`) or a response to the server.' })
+
+/** The answer to a key deletion. */
+export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
+
+/** The component schemas of the render and bearer endpoints (interface.md §2 and §4), by name; `Design` and `ApiKey` may carry more fields. */
+export const RENDER_COMPONENTS = defineComponents(
+  {
+    Error: ErrorSchema,
+    QuotaError: QuotaErrorSchema,
+    StoredFile: StoredFileSchema,
+    RenderResult: RenderResultSchema,
+    ExportUploadResult: ExportUploadResultSchema,
+    ExportSignedResult: ExportSignedResultSchema,
+    ExportJobAck: ExportJobAckSchema,
+    ExportJob: ExportJobSchema,
+    WebhookSecret: WebhookSecretSchema,
+    BulkRequest: BulkRequestSchema,
+    BulkResultRow: BulkResultRowSchema,
+    BulkResponse: BulkResponseSchema,
+    DesignSummary: DesignListItemSchema,
+    PaginatedDesigns: PaginatedDesignsSchema,
+    Design: DesignResourceSchema,
+    RenderConfig: RenderConfigSchema,
+    UsageBucket: UsageBucketSchema,
+    UsageResponse: UsageResponseSchema,
+    ApiKey: ApiKeySchema,
+    ApiKeyList: ApiKeyListSchema,
+    CreateApiKeyRequest: CreateKeyBodySchema,
+    CreatedApiKey: CreatedApiKeySchema,
+    JsonRpcMessage: JsonRpcMessageSchema,
+    DeletedApiKey: DeletedApiKeySchema,
   },
-  QuotaError: {
-    type: 'object',
-    required: ['success', 'message', 'data'],
-    properties: {
-      success: { const: false },
-      message: { type: 'string' },
-      data: {
-        type: 'object',
-        required: ['usage', 'limit', 'remaining', 'resetAt'],
-        properties: {
-          usage: { type: 'number' },
-          limit: { type: 'number' },
-          remaining: { type: 'number' },
-          resetAt: { type: 'string', format: 'date-time', description: 'When the plan window resets: the 1st of next month, 00:00 UTC.' },
-        },
-      },
-    },
-  },
-  StoredFile: {
-    type: 'object',
-    additionalProperties: true,
-    properties: {
-      key: { type: 'string' },
-      contentType: { type: 'string' },
-      size: { type: 'integer' },
-      visibility: { enum: ['public', 'private'] },
-      createdAt: { type: 'string', format: 'date-time' },
-      format: { enum: FORMAT_ENUM },
-      width: { type: 'integer' },
-      height: { type: 'integer' },
-      variation: { type: 'string' },
-    },
-  },
-  RenderResult: {
-    type: 'object',
-    additionalProperties: true,
-    required: ['success', 'delivery', 'url', 'format', 'file'],
-    properties: {
-      success: { const: true },
-      delivery: { enum: ['hosted', 'signed'] },
-      url: { type: 'string', format: 'uri', description: 'Public URL (hosted) or expiring signed URL (signed).' },
-      expiresAt: { type: 'string', format: 'date-time', description: 'Signed delivery only.' },
-      format: { enum: FORMAT_ENUM },
-      file: { $ref: '#/components/schemas/StoredFile' },
-      warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
-    },
-  },
-  ExportUploadResult: {
-    type: 'object',
-    required: ['success', 'url', 'format', 'file', 'warnings'],
-    properties: {
-      success: { const: true },
-      url: { type: 'string', format: 'uri', description: 'Public URL of the stored export; anyone with it can fetch the file.' },
-      format: { enum: FORMAT_ENUM },
-      file: { $ref: '#/components/schemas/StoredFile' },
-      warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
-    },
-  },
-  ExportSignedResult: {
-    type: 'object',
-    required: ['success', 'url', 'expiresAt', 'format', 'file', 'warnings'],
-    properties: {
-      success: { const: true },
-      url: { type: 'string', format: 'uri', description: 'Signed URL of the privately stored export, valid until `expiresAt`.' },
-      expiresAt: { type: 'string', format: 'date-time', description: 'When the URL stops working: `expiresIn` minutes after the export.' },
-      format: { enum: FORMAT_ENUM },
-      file: { $ref: '#/components/schemas/StoredFile' },
-      warnings: { type: 'array', items: { type: 'string' }, description: 'Ignored override keys and other render warnings.' },
-    },
-  },
-  ExportJobAck: {
-    type: 'object',
-    description: 'The acknowledgement of a queued export job.',
-    required: ['success', 'exportId', 'status', 'pollUrl'],
-    properties: {
-      success: { const: true },
-      exportId: { type: 'string', description: 'The job id, `exp_` and 16 characters of `[A-Za-z0-9_-]`.' },
-      status: { const: 'queued' },
-      pollUrl: { type: 'string', description: 'The path of the job record, to append to `{base_url}`: `/analytics/exports/{exportId}` (also in `Location`).' },
-    } satisfies Record<keyof ExportJobAck, JsonSchema>,
-  },
-  ExportJob: {
-    type: 'object',
-    description: 'An export job record as its owner sees it. Optional fields appear once they apply.',
-    required: ['success', 'exportId', 'status', 'designId', 'delivery', 'format', 'createdAt', 'updatedAt', 'attempts'],
-    properties: {
-      success: { const: true },
-      exportId: { type: 'string' },
-      status: { enum: [...JOB_STATUSES], description: '`queued` → `processing` → `succeeded` or `failed`; a transient failure goes from `processing` back to `queued` for another run. `succeeded` and `failed` are final.' },
-      designId: { type: 'string', description: "The design's `_id`." },
-      delivery: { enum: ['hosted', 'signed'] },
-      format: { enum: FORMAT_ENUM, description: 'The format asked for (png by default).' },
-      createdAt: { type: 'string', format: 'date-time', description: 'When the job was queued.' },
-      updatedAt: { type: 'string', format: 'date-time', description: 'When the record last changed.' },
-      startedAt: { type: 'string', format: 'date-time', description: 'When the first run started.' },
-      finishedAt: { type: 'string', format: 'date-time', description: 'When the job succeeded or failed.' },
-      attempts: { type: 'integer', description: `Runs started so far: 1 for a job that ran once. Transient failures are retried until ${EXPORT_JOB_MAX_RUNS} runs; a run cut off by a stop or a crash counts too.` },
-      url: { type: 'string', format: 'uri', description: 'Succeeded: the stored file, public (hosted) or signed until `expiresAt` (signed).' },
-      expiresAt: { type: 'string', format: 'date-time', description: 'Succeeded, signed delivery: when `url` stops working (`expiresIn` minutes after the render).' },
-      file: { $ref: '#/components/schemas/StoredFile' },
-      error: {
-        type: 'object',
-        description: 'Failed: what went wrong (the render was refunded).',
-        required: ['code', 'message'],
-        properties: { code: { type: 'string', description: 'e.g. `ERR_RENDER_FAILED`, `ERR_IMAGE_FETCH`, `ERR_DESIGN_NOT_FOUND`.' }, message: { type: 'string' } },
-      },
-      webhook: {
-        type: 'object',
-        description: 'The completion webhook, when `webhookUrl` was given.',
-        required: ['url', 'state', 'attempts'],
-        properties: {
-          url: { type: 'string', format: 'uri' },
-          state: { enum: ['pending', 'delivered', 'failed'], description: '`failed`: every attempt of the retry schedule failed.' },
-          attempts: {
-            type: 'array',
-            description: 'Every delivery attempt so far, oldest first: `at`, the receiver\'s `status` when it answered, `error` when the attempt failed.',
-            items: {
-              type: 'object',
-              required: ['at'],
-              properties: {
-                at: { type: 'string', format: 'date-time' },
-                status: { type: 'integer', description: "The receiver's HTTP status, when it answered." },
-                error: { type: 'string', description: 'Why the attempt failed (not 2xx, a timeout, a refused address…).' },
-              },
-            },
-          },
-          nextAttemptAt: { type: 'string', format: 'date-time', description: 'While `pending` after a failed attempt: when the next one is due.' },
-        },
-      },
-    } satisfies Record<keyof ExportJobView, JsonSchema>,
-  },
-  WebhookSecret: {
-    type: 'object',
-    required: ['success', 'secret'],
-    properties: {
-      success: { const: true },
-      secret: { type: 'string', pattern: '^whsec_', description: 'The Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes.' },
-    },
-  },
-  BulkRequest: schemaOf(BulkRequestSchema),
-  BulkResultRow: {
-    type: 'object',
-    required: ['index', 'designId', 'filename', 'variation', 'success', 'delivery', 'format', 'warnings'],
-    properties: {
-      index: { type: 'integer' },
-      designId: { type: 'string' },
-      filename: { type: 'string', description: "The item's filename, else the stored file's name." },
-      variation: { type: 'string' },
-      success: { type: 'boolean' },
-      url: { type: 'string', format: 'uri', description: 'On success.' },
-      delivery: { enum: ['hosted', 'signed'] },
-      format: { enum: FORMAT_ENUM },
-      expiresAt: { type: 'string', format: 'date-time', description: 'Signed delivery only.' },
-      file: { $ref: '#/components/schemas/StoredFile' },
-      warnings: { type: 'array', items: { type: 'string' } },
-      error: { type: 'string', description: 'On failure.' },
-    },
-  },
-  BulkResponse: {
-    type: 'object',
-    required: ['success', 'results', 'summary'],
-    properties: {
-      success: { type: 'boolean', description: 'True when every item succeeded.' },
-      results: { type: 'array', items: { $ref: '#/components/schemas/BulkResultRow' }, description: 'One per item, same order.' },
-      summary: {
-        type: 'object',
-        required: ['total', 'succeeded', 'failed'],
-        properties: { total: { type: 'integer' }, succeeded: { type: 'integer' }, failed: { type: 'integer' } },
-      },
-    },
-  },
-  DesignSummary: schemaOf(DesignListItemSchema),
-  PaginatedDesigns: withItemsRef(schemaOf(PaginatedDesignsSchema), 'docs', 'DesignSummary'),
-  Design: { ...schemaOf(DesignResourceSchema), additionalProperties: true },
-  RenderConfig: schemaOf(RenderConfigSchema),
-  UsageBucket: schemaOf(UsageBucketSchema),
-  UsageResponse: withItemsRef(schemaOf(UsageResponseSchema), 'buckets', 'UsageBucket'),
-  ApiKey: { ...schemaOf(ApiKeySchema), additionalProperties: true },
-  ApiKeyList: withItemsRef(schemaOf(ApiKeyListSchema), 'docs', 'ApiKey'),
-  CreateApiKeyRequest: schemaOf(CreateKeyBodySchema),
-  CreatedApiKey: schemaOf(CreatedApiKeySchema),
-  JsonRpcMessage: {
-    type: 'object',
-    description: 'A JSON-RPC 2.0 message of the Model Context Protocol: a request (`method` and `id`), a notification (`method`, no `id`) or a response to the server.',
-    additionalProperties: true,
-    required: ['jsonrpc'],
-    properties: {
-      jsonrpc: { const: '2.0' },
-      id: { type: ['string', 'integer'] },
-      method: { type: 'string', description: 'e.g. `initialize`, `tools/list`, `tools/call`.' },
-      params: { type: 'object', additionalProperties: true },
-    },
-  },
-  DeletedApiKey: {
-    type: 'object',
-    required: ['success', '_id'],
-    properties: { success: { const: true }, _id: { type: 'string', description: 'The id of the deleted key.' } },
-  },
-}
+  ['Design', 'ApiKey'],
+)

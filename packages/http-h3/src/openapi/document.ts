@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of a route table: each route's operation under its documented path
  * and method, with the server it is reached at, its credentials, parameters (from its zod
  * schemas), body and responses; the component schemas of components.ts and
- * oauth-components.ts. The same table mounts the routes (`mountRoutes`), so the document and
+ * oauth-components.ts, which the routes name by their zod schemas. The same table mounts the routes (`mountRoutes`), so the document and
  * the app cannot drift apart.
  *
  * @module openapi/document
@@ -11,10 +11,10 @@ import { OAUTH_PATHS, type SCOPES } from '@litho/auth-adapters'
 import { ZodObject } from 'zod'
 import type { RouteAuth, RouteDefinition } from '../routes/define-route.js'
 import { ROUTES } from '../routes/table.js'
-import { RENDER_SCHEMAS } from './components.js'
-import { OAUTH_SCHEMAS } from './oauth-components.js'
+import { RENDER_COMPONENTS } from './components.js'
+import { OAUTH_COMPONENTS } from './oauth-components.js'
 import { SCOPE_DESCRIPTIONS } from './responses.js'
-import { parametersOf, type JsonSchema } from './schema.js'
+import { componentSchemas, parametersOf, resolveSchemas, type JsonSchema } from './schema.js'
 
 /** The addresses a document names: `{render_url}`, `{base_url}`, `{auth_url}`. */
 export interface OpenApiAddresses {
@@ -57,8 +57,8 @@ function operationOf(route: RouteDefinition): JsonSchema {
     ...(route.description === undefined ? {} : { description: route.description }),
     ...(security === undefined ? {} : { security }),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.requestBody ? { requestBody: route.requestBody } : {}),
-    responses: route.responses,
+    ...(route.requestBody ? { requestBody: resolveSchemas(route.requestBody) } : {}),
+    responses: resolveSchemas(route.responses),
   }
 }
 
@@ -134,7 +134,7 @@ export function createOpenApiDocument(addresses: OpenApiAddresses, routes: reado
           },
         },
       },
-      schemas: { ...RENDER_SCHEMAS, ...OAUTH_SCHEMAS },
+      schemas: componentSchemas(RENDER_COMPONENTS, OAUTH_COMPONENTS),
     },
     paths: pathsOf(routes, addresses),
   }

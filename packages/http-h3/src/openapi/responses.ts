@@ -5,19 +5,19 @@
  * @module openapi/responses
  */
 import type { SCOPES } from '@litho/auth-adapters'
-import { ref, type JsonSchema } from './schema.js'
+import type { ZodType } from 'zod'
+import { ErrorSchema, QuotaErrorSchema } from './components.js'
+import { OAuthErrorSchema } from './oauth-components.js'
+import type { JsonSchema } from './schema.js'
+
+/** A JSON response of `schema` (a zod schema: a component is referred to, see `defineComponents`). */
+export const jsonResponse = (description: string, schema: ZodType, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } })
 
 /** A JSON error response (`Error` body) with `description`. */
-export const errorBody = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-})
-
-/** A JSON response of `schema` (a component name). */
-export const jsonResponse = (description: string, schema: string, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema: ref(schema) } } })
+export const errorBody = (description: string) => jsonResponse(description, ErrorSchema)
 
 /** An OAuth error response (`OAuthError` body). */
-export const oauthErrorBody = (description: string, headers?: JsonSchema) => jsonResponse(description, 'OAuthError', headers)
+export const oauthErrorBody = (description: string, headers?: JsonSchema) => jsonResponse(description, OAuthErrorSchema, headers)
 
 /** The quota headers of every metered response. */
 export const quotaResponseHeaders = {
@@ -33,12 +33,12 @@ export const commonErrors = {
   '429': {
     description: 'Render quota used up; retry after `data.resetAt`.',
     headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } }, ...quotaResponseHeaders },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/QuotaError' } } },
+    content: { 'application/json': { schema: QuotaErrorSchema } },
   },
   '503': {
     description: 'The render queue is full (or storage is unavailable); retry shortly.',
     headers: { 'Retry-After': { schema: { type: 'integer' } } },
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    content: { 'application/json': { schema: ErrorSchema } },
   },
 }
 

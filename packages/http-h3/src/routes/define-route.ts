@@ -92,9 +92,9 @@ export interface RouteDefinition {
   params?: ZodObject
   /** The query parameters: a zod object (one optional parameter per field) or an OpenAPI parameter. */
   query?: ReadonlyArray<ZodObject | OpenApiObject>
-  /** The OpenAPI request body. */
+  /** The OpenAPI request body; a `schema` in it is a zod schema (a component is referred to by name, openapi/schema.ts). */
   requestBody?: OpenApiObject
-  /** The OpenAPI responses by status. */
+  /** The OpenAPI responses by status, their `schema`s zod schemas as in `requestBody`. */
   responses: Record<string, OpenApiObject>
   /** Returns a Response, or a value answered as JSON with status 200; throws errors (errors.ts). */
   handler: (input: RouteInput) => unknown
@@ -107,7 +107,7 @@ export interface RouteDefinition {
  * export const getDesignRoute = defineRoute({
  *   method: 'GET', path: '/designs/v2/:id', server: 'base', auth: { kind: 'bearer', scope: 'read' }, cors: { kind: 'bearer' },
  *   operationId: 'getDesign', summary: 'Get one of your designs', tags: ['designs'],
- *   params: z.object({ id: z.string() }), responses: { '200': jsonResponse('The design.', 'Design') },
+ *   params: z.object({ id: z.string() }), responses: { '200': jsonResponse('The design.', DesignResourceSchema) },
  *   handler: ({ app, account, param }) => getDesign(app.services, { account, id: param('id') }),
  * })
  */

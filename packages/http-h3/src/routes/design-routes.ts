@@ -4,7 +4,7 @@
  *
  * @module routes/design-routes
  */
-import { ListDesignsParamsSchema, getDesign, getRenderConfig, listDesigns, parseListDesignsParams } from '@litho/core'
+import { DesignResourceSchema, ListDesignsParamsSchema, PaginatedDesignsSchema, RenderConfigSchema, getDesign, getRenderConfig, listDesigns, parseListDesignsParams } from '@litho/core'
 import * as z from 'zod'
 import { bearerErrors, errorBody, jsonResponse } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
@@ -29,7 +29,7 @@ export const listDesignsRoute = defineRoute({
   summary: 'List your designs, most recently updated first',
   query: [ListDesignsParamsSchema],
   responses: {
-    '200': jsonResponse('A page of designs.', 'PaginatedDesigns'),
+    '200': jsonResponse('A page of designs.', PaginatedDesignsSchema),
     '400': errorBody('`$page` or `$limit` is not a whole number in range (or given twice); `message` names it.'),
     ...bearerErrors,
   },
@@ -50,7 +50,7 @@ export const getDesignRoute = defineRoute({
   description: 'The design record (same shape as the MCP `get_design` tool): the published document in `design` (null while there is only a draft) and the unpublished `draft` when there is one.',
   params: designIdParams,
   responses: {
-    '200': jsonResponse('The design.', 'Design'),
+    '200': jsonResponse('The design.', DesignResourceSchema),
     ...bearerErrors,
     '404': errorBody("No design of yours has this id (another account's design is not found either)."),
   },
@@ -71,7 +71,7 @@ export const getRenderConfigRoute = defineRoute({
   description: 'The render URL, the overridable dynamic fields (`data.pure` nested, `data.flatten` as the dot-path keys renders accept) and the sizes (`master` first). Describes the published version, or the draft of a design never published (whose render URL answers 404 until it is).',
   params: designIdParams,
   responses: {
-    '200': jsonResponse('The render configuration.', 'RenderConfig'),
+    '200': jsonResponse('The render configuration.', RenderConfigSchema),
     '400': errorBody('The stored design document is invalid.'),
     ...bearerErrors,
     '404': errorBody('No design of yours has this id.'),

@@ -5,6 +5,7 @@
  * @module routes/discovery-routes
  */
 import { protectedResourceMetadata } from '../app/bearer.js'
+import { ProtectedResourceMetadataSchema } from '../openapi/oauth-components.js'
 import { jsonResponse } from '../openapi/responses.js'
 import { MCP_PATH, PROTECTED_RESOURCE_PATH, type AppContext } from './app-context.js'
 import { defineRoute, type RouteDefinition } from './define-route.js'
@@ -30,7 +31,7 @@ function protectedResourceRoute(path: string, operationId: string, resource: str
     tags: ['oauth'],
     summary: `Protected-resource metadata (RFC 9728) of ${resource}`,
     description: 'Where a client learns which authorization server issues tokens for this resource and which scopes exist.',
-    responses: { '200': jsonResponse('The metadata (cacheable for 5 minutes).', 'ProtectedResourceMetadata') },
+    responses: { '200': jsonResponse('The metadata (cacheable for 5 minutes).', ProtectedResourceMetadataSchema) },
     handler: async ({ app }) => protectedResourceMetadata({ ...document(app), authorizationServers: await authorizationServers(app) }),
   })
 }

@@ -21,6 +21,7 @@ import {
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
+import { ExportJobAckSchema, ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema } from '../openapi/components.js'
 import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject, type RouteDefinition } from './define-route.js'
@@ -33,7 +34,7 @@ export const hasJobs = (app: AppContext) => app.verifier !== undefined && app.op
 const reserved = EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')
 const exportDescription = `One render against the quota, consumed before rendering and refunded if the export fails; a 429 when the quota is used up. Bad input (400, 404) costs nothing. Parameters may also be given in the JSON body (\`draft\` as a JSON boolean there); the query wins. The body's other keys are overrides, after the reserved keys (${reserved}) are stripped; override dot-paths are also accepted in the query. Without \`draft\`, the published version is exported (a design never published is a 404 saying to pass \`draft=true\`).`
 const exportOverridesParam = { ...overridesParam, description: 'Dynamic-field overrides as `<component_key>.<field>=<value>`; body overrides win. Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides`.' }
-const exportBody = { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'Overrides (dot-paths or nested) and the parameters `format`, `quality`, `variation`, `draft`, `expiresIn`.' } } } }
+const exportBody = { required: false, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).meta({ description: 'Overrides (dot-paths or nested) and the parameters `format`, `quality`, `variation`, `draft`, `expiresIn`.' }) } } }
 const exportHeaders = {
   ...quotaResponseHeaders,
   'X-Litho-Source': { description: 'Which version was exported: `published` or `draft`.', schema: { enum: ['published', 'draft'] } },
@@ -102,7 +103,7 @@ export const exportRouteHosted = exportRoute('/designs/v2/:id/export/driver-uplo
   summary: 'Export one of your designs to a public stored file',
   description: `${exportDescription} The file is stored publicly; its URL needs no credentials.`,
   query: [unsignedParams, exportOverridesParam],
-  responses: { '200': jsonResponse('The stored export.', 'ExportUploadResult', exportHeaders), ...exportErrors, '403': storedForbidden },
+  responses: { '200': jsonResponse('The stored export.', ExportUploadResultSchema, exportHeaders), ...exportErrors, '403': storedForbidden },
 })
 
 /** `POST /designs/v2/:id/export/signed-url`: a private stored file and its expiring URL. */
@@ -111,7 +112,7 @@ export const exportRouteSigned = exportRoute('/designs/v2/:id/export/signed-url'
   summary: 'Export one of your designs to a private stored file behind an expiring signed URL',
   description: `${exportDescription} The file is stored privately; the signed URL works until \`expiresAt\`.`,
   query: [ExportParamsSchema, exportOverridesParam],
-  responses: { '200': jsonResponse('The stored export and its signed URL.', 'ExportSignedResult', exportHeaders), ...exportErrors, '403': storedForbidden },
+  responses: { '200': jsonResponse('The stored export and its signed URL.', ExportSignedResultSchema, exportHeaders), ...exportErrors, '403': storedForbidden },
 })
 
 const deliveryParam: OpenApiObject = { name: 'delivery', in: 'query', required: false, description: 'Required, in the query or the body: `hosted` (a public URL) or `signed` (an expiring signed URL).', schema: { enum: ['hosted', 'signed'] } }
@@ -136,17 +137,14 @@ export const queueExportJobRoute = defineRoute({
     required: false,
     content: {
       'application/json': {
-        schema: {
-          type: 'object',
-          additionalProperties: true,
-          description: 'Overrides (dot-paths or nested) and the parameters `delivery`, `format`, `quality`, `variation`, `draft`, `expiresIn` and `webhookUrl`.',
-          properties: { delivery: { enum: ['hosted', 'signed'] }, webhookUrl: { type: 'string', format: 'uri', maxLength: 2048 } },
-        },
+        schema: z
+          .looseObject({ delivery: z.enum(['hosted', 'signed']).optional(), webhookUrl: z.url().max(2048).optional() })
+          .meta({ description: 'Overrides (dot-paths or nested) and the parameters `delivery`, `format`, `quality`, `variation`, `draft`, `expiresIn` and `webhookUrl`.' }),
       },
     },
   },
   responses: {
-    '202': jsonResponse('Queued.', 'ExportJobAck', { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
+    '202': jsonResponse('Queued.', ExportJobAckSchema, { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
     '400': errorBody('`delivery` is missing or not `hosted`/`signed`, `expiresIn` is given with `hosted`, another parameter or the body is invalid (`message` names it), `webhookUrl` is refused (not https, credentials, a blocked address, or webhooks not configured), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
     ...bearerErrors,
     '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage of rendered files is already full (\`ERR_STORAGE_QUOTA\`, \`data.usage\`/\`data.limit\` in bytes; nothing metered). A job whose file no longer fits when it finishes fails with that code (refunded).` },
@@ -176,7 +174,7 @@ export const getExportJobRoute = defineRoute({
   description: "The job record: its `status` and, once it succeeded, the stored file's `url`; once it failed, `error`. Answered with `Cache-Control: no-store`. Poll every few seconds, or use a webhook.",
   params: z.object({ exportId: z.string().meta({ description: 'The `exportId` of the 202 answer.' }) }),
   responses: {
-    '200': jsonResponse('The job.', 'ExportJob'),
+    '200': jsonResponse('The job.', ExportJobSchema),
     ...bearerErrors,
     '404': errorBody("No export job of yours has this id (another account's job is not found either)."),
   },

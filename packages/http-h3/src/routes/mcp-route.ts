@@ -19,6 +19,7 @@ import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server'
 import type { Middleware } from 'h3'
 import { json } from '../app/errors.js'
 import { createLithoMcpServer } from '../mcp/tools.js'
+import { JsonRpcMessageSchema } from '../openapi/components.js'
 import { bearerErrors, errorBody } from '../openapi/responses.js'
 import { MCP_PATH, PROTECTED_RESOURCE_PATH, type AppContext } from './app-context.js'
 import { defineRoute } from './define-route.js'
@@ -70,7 +71,7 @@ export const mcpRoute = defineRoute({
   tags: ['mcp'],
   summary: 'The MCP endpoint (Streamable HTTP, stateless)',
   description: `A JSON-RPC message of the Model Context Protocol; the answer is JSON, or an event stream when a tool sends notifications first. Tokens must be issued for \`{base_url}${MCP_PATH}\` (or \`{base_url}\`); the 401 challenge names \`{base_url}${PROTECTED_RESOURCE_PATH}${MCP_PATH}\`. Tools that change designs need \`write\` (a \`read\` token gets 403 \`insufficient_scope\`). A browser \`Origin\` other than \`{base_url}\`'s own or one of \`mcpAllowedOrigins\` gets 403. GET and DELETE answer 405. The tools: docs/mcp-tools.md.`,
-  requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcMessage' } } } },
+  requestBody: { required: true, content: { 'application/json': { schema: JsonRpcMessageSchema } } },
   responses: {
     '200': { description: 'The JSON-RPC answer.', content: { 'application/json': {}, 'text/event-stream': {} } },
     ...bearerErrors,

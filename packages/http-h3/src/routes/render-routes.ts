@@ -4,10 +4,11 @@
  *
  * @module routes/render-routes
  */
-import { BULK_DEFAULT_FORMAT, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
+import { BULK_DEFAULT_FORMAT, BulkRequestSchema, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
+import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
 import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 
@@ -40,7 +41,7 @@ const renderResponses = {
       'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
       'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
     },
-    content: { ...IMAGE_CONTENT, 'application/json': { schema: { $ref: '#/components/schemas/RenderResult' } } },
+    content: { ...IMAGE_CONTENT, 'application/json': { schema: RenderResultSchema } },
   },
   ...commonErrors,
   '403': errorBody(STORAGE_FULL),
@@ -81,7 +82,7 @@ export const renderWithBodyRoute = defineRoute({
   description: 'The body is an object of overrides (dot-paths or nested). `format`, `quality`, `variation`, `delivery` and `expiresIn` may also be given in the body; the query wins. Nothing is stored unless delivery is hosted or signed.',
   params: designIdParams,
   query: [RenderParamsSchema],
-  requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+  requestBody: { required: false, content: { 'application/json': { schema: z.record(z.string(), z.unknown()) } } },
   responses: renderResponses,
   async handler({ app, account, event, body, param }) {
     if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
@@ -109,9 +110,9 @@ export const bulkRoute = defineRoute({
   tags: ['render'],
   summary: `Render 1-${MAX_BULK_ITEMS} items in one call`,
   description: `Each item is one render against the quota, metered all or nothing (a 429 renders nothing); a failed item is refunded and reported on its row without aborting the others. Items without a format of their own use the request's, else ${BULK_DEFAULT_FORMAT}.`,
-  requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BulkRequest' } } } },
+  requestBody: { required: true, content: { 'application/json': { schema: BulkRequestSchema } } },
   responses: {
-    '200': { description: 'One row per item, in order, and a summary.', headers: quotaResponseHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/BulkResponse' } } } },
+    '200': { description: 'One row per item, in order, and a summary.', headers: quotaResponseHeaders, content: { 'application/json': { schema: BulkResponseSchema } } },
     ...commonErrors,
     '413': errorBody('The body is larger than the limit.'),
   },

@@ -11,11 +11,15 @@
  * @module routes/settings-routes
  */
 import {
+  ApiKeyListSchema,
+  CreateKeyBodySchema,
+  CreatedApiKeySchema,
   DEFAULT_USAGE_DAYS,
   ListKeysParamsSchema,
   MAX_API_KEYS,
   MAX_USAGE_BUCKETS,
   UsageParamsSchema,
+  UsageResponseSchema,
   createApiKey,
   getUsage,
   invalidRequest,
@@ -28,6 +32,7 @@ import {
 import { createRenderKey } from '@litho/auth-adapters'
 import * as z from 'zod'
 import { json } from '../app/errors.js'
+import { DeletedApiKeySchema, WebhookSecretSchema } from '../openapi/components.js'
 import { bearerErrors, errorBody, jsonResponse } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute } from './define-route.js'
@@ -51,7 +56,7 @@ export const usageRoute = defineRoute({
   description: `Historical usage, not remaining quota: renders (net of refunds) per UTC bucket over \`[start, end)\`, every bucket included. Defaults: the last ${DEFAULT_USAGE_DAYS} days, by day. At most ${MAX_USAGE_BUCKETS} buckets per request.`,
   query: [UsageParamsSchema],
   responses: {
-    '200': jsonResponse('The buckets and their total.', 'UsageResponse'),
+    '200': jsonResponse('The buckets and their total.', UsageResponseSchema),
     '400': errorBody('`start` or `end` is not an ISO 8601 date-time, `start` is not before `end`, or `groupBy` is unknown or too fine for the range; `message` names the parameter.'),
     ...bearerErrors,
   },
@@ -72,7 +77,7 @@ export const listApiKeysRoute = defineRoute({
   description: "Never shows a key's secret or its hash; `prefix` helps recognise a key. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.",
   query: [ListKeysParamsSchema],
   responses: {
-    '200': jsonResponse('The keys.', 'ApiKeyList'),
+    '200': jsonResponse('The keys.', ApiKeyListSchema),
     '400': errorBody('`$page` is not a whole number ≥ 1, or `$limit` not one from 1 to 100 (or either is given twice).'),
     ...bearerErrors,
   },
@@ -92,9 +97,9 @@ export const createApiKeyRoute = defineRoute({
   tags: ['settings'],
   summary: 'Create a render API key',
   description: `The answer carries the secret (\`key\`) once; it is never shown again. An account holds at most ${MAX_API_KEYS} keys.`,
-  requestBody: { required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } },
+  requestBody: { required: false, content: { 'application/json': { schema: CreateKeyBodySchema } } },
   responses: {
-    '201': jsonResponse('The new key, with its secret.', 'CreatedApiKey'),
+    '201': jsonResponse('The new key, with its secret.', CreatedApiKeySchema),
     '400': errorBody(`The body is not a JSON object, \`name\` is invalid, or the account already holds ${MAX_API_KEYS} keys.`),
     ...bearerErrors,
     '413': errorBody('The body is larger than 64 KiB.'),
@@ -120,7 +125,7 @@ export const deleteApiKeyRoute = defineRoute({
   description: 'The key stops authenticating renders at once and is no longer listed.',
   params: z.object({ id: z.string().meta({ description: "The key's `_id` (from the key list)." }) }),
   responses: {
-    '200': jsonResponse('Deleted.', 'DeletedApiKey'),
+    '200': jsonResponse('Deleted.', DeletedApiKeySchema),
     ...bearerErrors,
     '404': errorBody('No key of yours has this id.'),
   },
@@ -149,7 +154,7 @@ export const getWebhookSecretRoute = defineRoute({
   tags: ['settings'],
   summary: 'Get your webhook signing secret',
   description: 'The secret that signs your completion webhooks; created on first use. Needs `write`, reading included: whoever holds it can forge webhooks. Answered with `Cache-Control: no-store`. Mounted with export jobs that have webhooks (`litho serve` has).',
-  responses: { '200': jsonResponse('The secret.', 'WebhookSecret'), ...bearerErrors },
+  responses: { '200': jsonResponse('The secret.', WebhookSecretSchema), ...bearerErrors },
   handler: async ({ app, account }) => secretResponse(await secretsOf(app).get(account.id)),
 })
 
@@ -165,6 +170,6 @@ export const rotateWebhookSecretRoute = defineRoute({
   tags: ['settings'],
   summary: 'Replace your webhook signing secret',
   description: 'A new secret replaces the old one at once, with no overlap: every delivery attempt from now on, retries of older events included, is signed with the new one. Answered with `Cache-Control: no-store`. Mounted with export jobs that have webhooks (`litho serve` has).',
-  responses: { '200': jsonResponse('The new secret.', 'WebhookSecret'), ...bearerErrors },
+  responses: { '200': jsonResponse('The new secret.', WebhookSecretSchema), ...bearerErrors },
   handler: async ({ app, account }) => secretResponse(await secretsOf(app).rotate(account.id)),
 })

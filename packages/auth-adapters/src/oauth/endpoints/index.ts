@@ -114,3 +114,24 @@ export function matchEndpoint(endpoints: readonly OAuthEndpoint[], path: string)
   }
   return undefined
 }
+
+/**
+ * The path's parameters percent-decoded, as the handlers take them (`ac%6De` → `acme`);
+ * `undefined` when one is not valid percent-encoding (`%ZZ`): answer {@link malformedParamsResponse}.
+ *
+ * @example decodeEndpointParams({ org: 'a%2Fb' }) // { org: 'a/b' }
+ */
+export function decodeEndpointParams(raw: Readonly<Record<string, string>>): Record<string, string> | undefined {
+  const params: Record<string, string> = {}
+  try {
+    for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value)
+  } catch {
+    return undefined
+  }
+  return params
+}
+
+/** The 400 `invalid_request` for a path parameter that does not decode: a client error, not a 500, since no org can have such a name. */
+export function malformedParamsResponse(): Response {
+  return oauthError('invalid_request', 'The org in the path is not valid percent-encoding (% and two hex digits, UTF-8)', 400)
+}
