@@ -19,13 +19,13 @@ import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import type { LithoIssue } from '../errors.js'
 import { isPresent, loadOwnDesign, notFound } from './designs.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, RenderParamsSchema, invalidRequest } from './params.js'
+import { DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT } from '../render/defaults.js'
 import { prepareRender, type PreparedRender } from './prepare-render.js'
 import { expected } from './query.js'
 import { renderPrepared, type RenderDesignResult, type RenderResultBody } from './render-design.js'
 import type { RenderAccount, RenderServices } from './services.js'
 
-/** Format of an export when neither the query nor the body names one (interface.md §4). */
-export const EXPORT_DEFAULT_FORMAT = 'png'
+export { EXPORT_DEFAULT_FORMAT }
 
 /**
  * Body keys that are parameters of an export, never overrides: stripped from the body before
@@ -167,7 +167,7 @@ export async function exportDesign(services: ExportServices, request: ExportDesi
     account,
     prepared,
     format: params.format ?? EXPORT_DEFAULT_FORMAT,
-    quality: params.quality ?? 80,
+    quality: params.quality ?? DEFAULT_QUALITY,
     delivery: request.delivery,
     expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
     operation: 'export',

@@ -28,14 +28,14 @@ import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
 import { isPlanId, type PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../render/images/network-policy.js'
-import type { Renderer } from '../render/renderer.js'
+import { DEFAULT_QUALITY } from '../render/defaults.js'
 import { WEBHOOK_RETRY_SCHEDULE_MS, nextWebhookDelay } from '../webhooks/retry-schedule.js'
 import type { WebhookSecrets } from '../webhooks/secrets.js'
 import { webhookUrlProblem, type WebhookSender } from '../webhooks/sender.js'
 import { STORE_ID } from './bearer-services.js'
 import { EXPORT_DEFAULT_FORMAT, exportOverrides, parseExportParams, prepareExport, type ExportParams } from './export-design.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
-import { newId } from './prepare-render.js'
+import { newId, renderPreparedDocument, type RendererPort } from './prepare-render.js'
 import { clockOf, type QuotaState } from './services.js'
 import { storeRender } from './store-render.js'
 import type { Clock } from '../contracts/clock.js'
@@ -50,7 +50,7 @@ export interface ExportJobServices {
   meter: Meter
   /** Records stored files for the retention sweep (`sweepStoredFiles`). */
   retention?: RetentionIndex
-  renderer: Pick<Renderer, 'render'>
+  renderer: RendererPort
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
@@ -329,7 +329,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     await save(record)
     try {
       const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: overridesOf(request) })
-      const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
+      const rendered = await renderPreparedDocument(services.renderer, prepared, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? DEFAULT_QUALITY })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services, rendered, {
         // A record is JSON from a store: anything but a known plan counts without a limit.

@@ -9,23 +9,25 @@ import * as z from 'zod'
 import { LithoError, type LithoIssue } from '../errors.js'
 import { describeReceived } from '../design/schema.js'
 import { toLithoIssues } from '../design/validate-design.js'
+import { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY } from '../render/defaults.js'
 import { OUTPUT_FORMATS, type OutputFormat } from '../render/types.js'
+
+export { BULK_DEFAULT_FORMAT }
 
 /** How a render is delivered: the bytes, a stored public URL, or an expiring signed URL. */
 export type Delivery = 'stream' | 'hosted' | 'signed'
 /** The deliveries, e.g. `'signed'`. */
 export const DELIVERIES: readonly Delivery[] = ['stream', 'hosted', 'signed']
+/** How a render is delivered when `delivery` is absent: the bytes. */
+export const DEFAULT_DELIVERY: Delivery = 'stream'
+/** How bulk renders are delivered when `delivery` is absent: stored, at a public URL. */
+export const BULK_DEFAULT_DELIVERY: Exclude<Delivery, 'stream'> = 'hosted'
 /** Longest signed-URL lifetime in minutes (7 days). */
 export const MAX_EXPIRES_IN_MINUTES = 10_080
 /** Signed-URL lifetime when `expiresIn` is absent, in minutes. */
 export const DEFAULT_EXPIRES_IN_MINUTES = 60
 /** Most items in one bulk request. */
 export const MAX_BULK_ITEMS = 25
-/**
- * Format of a bulk item when neither the item nor the request names one: `jpeg`, the default
- * of the render endpoints on the same address (interface.md leaves it open).
- */
-export const BULK_DEFAULT_FORMAT: OutputFormat = 'jpeg'
 
 const expected = (what: string) => ({ error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}` })
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, expected(`one of ${values.join(', ')}`))
@@ -39,10 +41,10 @@ const expiresInSchema = wholeNumber(1, MAX_EXPIRES_IN_MINUTES).meta({ descriptio
 
 /** The reserved parameters of a render (query of GET and POST; also accepted in a POST body). */
 export const RenderParamsSchema = z.object({
-  format: formatSchema.optional().meta({ description: 'Output format.', default: 'jpeg' }),
-  quality: qualitySchema.optional().meta({ description: 'JPEG quality 1-100; affects jpeg output only.', default: 80 }),
+  format: formatSchema.optional().meta({ description: 'Output format.', default: DEFAULT_FORMAT }),
+  quality: qualitySchema.optional().meta({ description: 'JPEG quality 1-100; affects jpeg output only.', default: DEFAULT_QUALITY }),
   variation: variationSchema.optional(),
-  delivery: oneOf(['stream', 'hosted', 'signed']).optional().meta({ description: '`stream` returns the bytes; `hosted` and `signed` store the render and return JSON.', default: 'stream' }),
+  delivery: oneOf(['stream', 'hosted', 'signed']).optional().meta({ description: '`stream` returns the bytes; `hosted` and `signed` store the render and return JSON.', default: DEFAULT_DELIVERY }),
   expiresIn: expiresInSchema.optional(),
 })
 /** Validated render parameters, e.g. `{ format: 'png', delivery: 'signed', expiresIn: 30 }`. */
@@ -69,9 +71,9 @@ export const BulkRequestSchema = z.object({
     .min(1, { error: (issue) => `expected 1 to ${MAX_BULK_ITEMS} items, received ${(issue.input as unknown[]).length}` })
     .max(MAX_BULK_ITEMS, { error: (issue) => `expected 1 to ${MAX_BULK_ITEMS} items, received ${(issue.input as unknown[]).length}` })
     .meta({ description: `Rendered in order; results[i] corresponds to items[i]. 1-${MAX_BULK_ITEMS} entries.` }),
-  delivery: oneOf(['hosted', 'signed']).optional().meta({ description: 'Applies to all items.', default: 'hosted' }),
+  delivery: oneOf(['hosted', 'signed']).optional().meta({ description: 'Applies to all items.', default: BULK_DEFAULT_DELIVERY }),
   format: formatSchema.optional().meta({ description: 'Default for items without their own.', default: BULK_DEFAULT_FORMAT }),
-  quality: qualitySchema.optional().meta({ description: 'Default for items without their own.', default: 80 }),
+  quality: qualitySchema.optional().meta({ description: 'Default for items without their own.', default: DEFAULT_QUALITY }),
   expiresIn: expiresInSchema.optional(),
 })
 /** A validated bulk request. */
