@@ -6,6 +6,7 @@
  * @module design/schema
  */
 import * as z from 'zod'
+import { describeReceived, expected } from '../_internal/messages.js'
 import { isCssColor } from './color.js'
 
 /** Largest output width or height, in pixels (spec: up to 4096x4096). */
@@ -24,19 +25,7 @@ export const MAX_TOTAL_COMPONENTS = 2000
 // ---------------------------------------------------------------------------
 // Helpers that give every failure an "expected …, received …" message.
 
-/** Renders a received value for an error message, short and safe. */
-export function describeReceived(input: unknown): string {
-  if (input === undefined) return 'nothing'
-  if (typeof input === 'string') return JSON.stringify(input.length > 60 ? `${input.slice(0, 57)}...` : input)
-  if (Array.isArray(input)) return 'an array'
-  if (input === null) return 'null'
-  if (typeof input === 'object') return 'an object'
-  return String(input)
-}
-
-const expected = (what: string) => ({
-  error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}`,
-})
+export { describeReceived }
 
 function num(min: number, max: number, what = `a number between ${min} and ${max}`) {
   return z.number(expected(what)).min(min, expected(what)).max(max, expected(what))

@@ -6,8 +6,9 @@
  * @module service/params
  */
 import * as z from 'zod'
-import { LithoError, type LithoIssue } from '../errors.js'
-import { describeReceived } from '../design/schema.js'
+import type { LithoIssue } from '../errors.js'
+import { describeReceived, expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
+import { coerceNumeric, readParams } from './query.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY } from '../render/defaults.js'
 import { OUTPUT_FORMATS, type OutputFormat } from '../render/types.js'
@@ -29,9 +30,7 @@ export const DEFAULT_EXPIRES_IN_MINUTES = 60
 /** Most items in one bulk request. */
 export const MAX_BULK_ITEMS = 25
 
-const expected = (what: string) => ({ error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}` })
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, expected(`one of ${values.join(', ')}`))
-const wholeNumber = (min: number, max: number) => z.number(expected(`a whole number from ${min} to ${max}`)).int(expected(`a whole number from ${min} to ${max}`)).min(min, expected(`a whole number from ${min} to ${max}`)).max(max, expected(`a whole number from ${min} to ${max}`))
 const idString = (what: string, max: number) => z.string(expected(what)).min(1, expected(what)).max(max, expected(`${what} of at most ${max} characters`))
 
 const formatSchema = oneOf(OUTPUT_FORMATS as unknown as readonly [OutputFormat, ...OutputFormat[]]).meta({ description: 'Output format.' })
@@ -49,6 +48,8 @@ export const RenderParamsSchema = z.object({
 })
 /** Validated render parameters, e.g. `{ format: 'png', delivery: 'signed', expiresIn: 30 }`. */
 export type RenderParams = z.infer<typeof RenderParamsSchema>
+/** The parameters that a query (or a body) may send as numeric strings. */
+const NUMERIC_PARAMS = ['quality', 'expiresIn']
 /** The names of {@link RenderParamsSchema}'s fields. */
 export const RENDER_PARAM_NAMES: readonly (keyof RenderParams)[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn'])
 
@@ -79,8 +80,6 @@ export const BulkRequestSchema = z.object({
 /** A validated bulk request. */
 export type BulkRequest = z.infer<typeof BulkRequestSchema>
 
-const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
-
 /**
  * Validates render parameters from a query (strings; numbers are coerced) or a JSON body.
  * A parameter given twice in a query is an error, not a silent pick.
@@ -89,19 +88,8 @@ const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
  * @example parseRenderParams(new URLSearchParams('format=png&quality=90')) // { format: 'png', quality: 90 }
  */
 export function parseRenderParams(source: URLSearchParams | Record<string, unknown>): RenderParams {
-  const raw: Record<string, unknown> = {}
   const issues: LithoIssue[] = []
-  for (const name of RENDER_PARAM_NAMES) {
-    let value: unknown
-    if (source instanceof URLSearchParams) {
-      const all = source.getAll(name)
-      if (all.length > 1) issues.push({ path: name, message: `expected one value, received ${all.length}` })
-      value = all[0]
-    } else value = source[name]
-    if (value === undefined) continue
-    if ((name === 'quality' || name === 'expiresIn') && typeof value === 'string' && NUMERIC.test(value.trim())) value = Number(value)
-    raw[name] = value
-  }
+  const raw = readParams(source, RENDER_PARAM_NAMES, NUMERIC_PARAMS, issues)
   const result = RenderParamsSchema.safeParse(raw)
   if (!result.success) issues.push(...toLithoIssues(result.error))
   if (issues.length > 0) throw invalidRequest(issues)
@@ -118,23 +106,14 @@ export function parseRenderParams(source: URLSearchParams | Record<string, unkno
 export function parseBulkRequest(body: unknown): BulkRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalidRequest([{ path: '', message: `expected a JSON object with "items", received ${describeReceived(body)}` }])
-  const record = body as Record<string, unknown>
-  const copy: Record<string, unknown> = { ...record }
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) }
   // Numbers sent as strings are accepted, as in a query.
-  for (const key of ['quality', 'expiresIn'] as const) if (typeof copy[key] === 'string' && NUMERIC.test(String(copy[key]).trim())) copy[key] = Number(copy[key])
+  for (const key of NUMERIC_PARAMS) if (key in copy) copy[key] = coerceNumeric(copy[key])
   if (Array.isArray(copy.items))
-    copy.items = copy.items.map((item) =>
-      typeof item === 'object' && item !== null && typeof (item as Record<string, unknown>).quality === 'string' && NUMERIC.test(String((item as Record<string, unknown>).quality).trim())
-        ? { ...item, quality: Number((item as Record<string, unknown>).quality) }
-        : item,
-    )
+    copy.items = copy.items.map((item) => (typeof item === 'object' && item !== null && 'quality' in item ? { ...item, quality: coerceNumeric(item.quality) } : item))
   const result = BulkRequestSchema.safeParse(copy)
   if (!result.success) throw invalidRequest(toLithoIssues(result.error))
   return result.data
 }
 
-/** An `ERR_INVALID_REQUEST` whose message lists every issue, e.g. `quality: expected a whole number from 1 to 100, received 0`. */
-export function invalidRequest(issues: LithoIssue[]): LithoError {
-  const message = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ')
-  return new LithoError('ERR_INVALID_REQUEST', message, { issues })
-}
+export { invalidRequest }
