@@ -92,6 +92,13 @@ export interface UpdateDesignRequest {
   /** A whole new draft (validated here). */
   document?: unknown
   patch?: DesignPatch | undefined
+  /**
+   * Publish the new document (or patched draft) at once, in the same write, and clear the
+   * draft, as `createDesign`'s `publish` (what `litho designs import --id --publish` does; not
+   * an input of the `update_design` tool). Ignored when only the name changes.
+   * @default false
+   */
+  publish?: boolean | undefined
 }
 
 
@@ -188,7 +195,9 @@ export async function updateDesign(services: Pick<AuthoringServices, 'designs' |
     if (!isPresent(base)) throw notFound(record.id, `design "${record.id}" has neither a draft nor a published version to patch; send a whole "document"`)
     draft = checkDocument(applyDesignPatch(base, request.patch as DesignPatch), 'draft')
   }
-  const updated: DesignRecord = { ...record, name: input.name ?? record.name, draft, updatedAt: clockOf(services).now().toISOString() }
+  const changed = document !== undefined || input.patch !== undefined
+  const content = request.publish === true && changed ? { design: draft, draft: null } : { draft }
+  const updated: DesignRecord = { ...record, name: input.name ?? record.name, ...content, updatedAt: clockOf(services).now().toISOString() }
   if (!(await services.designs.update(updated))) throw notFound(record.id)
   return toResource(updated)
 }
