@@ -7,11 +7,11 @@
  */
 import { createHash } from 'node:crypto'
 import { LithoError } from '../../errors.js'
-import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
 import { describeSource } from './describe-source.js'
 import { DEFAULT_FETCH_LIMITS, fetchRemote, type FetchLimits } from './fetch-remote.js'
 import { createLruCache } from '../../_internal/lru.js'
-import { assertNetworkPolicy, type NetworkPolicy } from './network-policy.js'
+import { assertNetworkPolicy, type NetworkPolicy } from '../../network/policy.js'
 import { normalizeBox } from './plan-resize.js'
 import { ImageRefusal, resizeImage } from './resize-image.js'
 import { describeContent, sniffImageFormat } from './sniff-format.js'
