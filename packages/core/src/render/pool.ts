@@ -55,7 +55,12 @@ function defaultWorkerUrl(): URL {
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism())
   const workerData: WorkerData = {
-    renderer: { ...(options.network ? { network: options.network } : {}), ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}), ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}) },
+    renderer: {
+      ...(options.network ? { network: options.network } : {}),
+      ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}),
+      ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}),
+      ...(options.imageCacheTtlMs === undefined ? {} : { imageCacheTtlMs: options.imageCacheTtlMs }),
+    },
   }
   const piscina = new Piscina<WorkerTask, WorkerReply>({
     filename: String(options.workerUrl ?? defaultWorkerUrl()),

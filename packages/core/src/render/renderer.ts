@@ -18,6 +18,8 @@ export interface RendererOptions {
   imageLimits?: Partial<ImageLimits>
   /** Largest custom font file in bytes. @default 10 MB */
   maxFontBytes?: number
+  /** How long a remote image's bytes are reused before its URL is fetched again, in ms. @default 600000 (10 minutes) */
+  imageCacheTtlMs?: number
 }
 
 /** Renders design documents. */
@@ -37,7 +39,11 @@ export interface Renderer {
 /** Builds the per-process (or per-thread) context: one image loader with its caches. */
 export function createRenderContext(options: RendererOptions = {}): RenderContext {
   const policy: NetworkPolicy = { ...networkPolicyFromEnv(), ...options.network }
-  const images = createImageLoader({ policy, ...(options.imageLimits ? { limits: options.imageLimits } : {}) })
+  const images = createImageLoader({
+    policy,
+    ...(options.imageLimits ? { limits: options.imageLimits } : {}),
+    ...(options.imageCacheTtlMs === undefined ? {} : { cacheTtlMs: options.imageCacheTtlMs }),
+  })
   const maxBytes = options.maxFontBytes ?? 10 * 1024 * 1024
   return {
     images,
