@@ -21,6 +21,7 @@ import type { FileStore } from '../contracts/file-store.js'
 import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
 import type { Meter } from '../contracts/meter.js'
 import type { RetentionIndex } from '../contracts/retention-index.js'
+import { isPlainObject } from '../_internal/is-plain-object.js'
 import { LithoError } from '../errors.js'
 import { meterRenders } from '../quota/meter-renders.js'
 import { assertStorageRoom } from '../quota/meter-storage.js'
@@ -108,7 +109,7 @@ export interface ExportJobAck {
  */
 export function parseExportJobRequest(query: URLSearchParams, body?: unknown): ExportJobRequest {
   const params = parseExportParams(query, body)
-  const fromBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  const fromBody = isPlainObject(body) ? body : {}
   const delivery = query.get('delivery') ?? fromBody.delivery
   if (delivery !== 'hosted' && delivery !== 'signed')
     throw invalidRequest([{ path: 'delivery', message: `required: "hosted" (a public URL) or "signed" (an expiring URL), received ${delivery === undefined ? 'nothing' : JSON.stringify(delivery)}` }])
