@@ -83,7 +83,9 @@ export {
 
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
-export { resolveOutputOptions, type RenderOptions, type RenderResult } from './render/render-document.js'
+export type { RenderOptions, RenderResult } from './render/render-document.js'
+export { DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION, resolveOutputOptions, type OutputOptions } from './render/defaults.js'
+export { resolveDesign, resolveDocument, type ResolveOptions, type ResolvedDocument } from './render/resolve-document.js'
 export { createRenderer, render, type Renderer, type RendererOptions } from './render/renderer.js'
 export { createRenderPool, type RenderPool, type RenderPoolOptions } from './render/pool.js'
 export {
@@ -183,37 +185,39 @@ export {
   type ListKeysParams,
 } from './service/keys.js'
 // Design authoring: create, update the draft (replace or patch), publish, delete, preview (the MCP tools)
+export { DesignPatchSchema, applyDesignPatch, type DesignPatch } from './design/patch.js'
 export {
   CreateDesignInputSchema,
-  DEFAULT_PREVIEW_MAX_SIDE,
   DeleteDesignInputSchema,
-  DesignPatchSchema,
   MAX_DESIGN_NAME_LENGTH,
-  MIN_PREVIEW_MAX_SIDE,
-  PreviewDesignInputSchema,
   PublishDesignInputSchema,
   UpdateDesignInputSchema,
-  applyDesignPatch,
+  type CreateDesignInput,
+  type DeleteDesignInput,
+  type PublishDesignInput,
+  type UpdateDesignInput,
+} from './service/design-inputs.js'
+export {
   createDesign,
   deleteDesign,
-  previewDesign,
   publishDesign,
   updateDesign,
   type AuthoringAccount,
   type AuthoringServices,
-  type CreateDesignInput,
   type CreateDesignRequest,
-  type DeleteDesignInput,
-  type DesignPatch,
+  type UpdateDesignRequest,
+} from './service/design-writes.js'
+export {
+  DEFAULT_PREVIEW_MAX_SIDE,
+  MIN_PREVIEW_MAX_SIDE,
+  PreviewDesignInputSchema,
+  previewDesign,
   type DesignPreview,
   type ImageFailedWarning,
   type PreviewDesignInput,
   type PreviewDesignRequest,
   type PreviewWarning,
-  type PublishDesignInput,
-  type UpdateDesignInput,
-  type UpdateDesignRequest,
-} from './service/authoring.js'
+} from './service/preview.js'
 // The synchronous export operations (interface.md §4, "Export endpoints")
 export {
   EXPORT_DEFAULT_FORMAT,

@@ -7,6 +7,7 @@
  * @module design/overrides
  */
 import type * as z from 'zod'
+import { isPlainObject } from '../_internal/is-plain-object.js'
 import { LithoError, formatIssues, type LithoIssue } from '../errors.js'
 import { getDynamicList } from './dynamic-fields.js'
 import { COMPONENT_SCHEMAS, type Component, type DesignDocument } from './schema.js'
@@ -31,11 +32,6 @@ export interface ParseOverridesOptions { reserved?: readonly string[] }
 /** The result of {@link applyOverrides}, e.g. `{ document, applied: ['title.text'], ignored: [] }`. */
 export interface AppliedOverrides { document: DesignDocument; applied: string[]; ignored: IgnoredOverride[] }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
-}
 
 /**
  * Parses overrides from a query string (with or without "?"), URLSearchParams, a nested

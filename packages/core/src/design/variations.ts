@@ -12,9 +12,7 @@ import { LithoError, formatIssues, type LithoIssue } from '../errors.js'
 import { COMPONENT_SCHEMAS, type Component, type DesignDocument } from './schema.js'
 import { toLithoIssues } from './validate-design.js'
 import { indexComponents, mapComponents } from './walk.js'
-
-/** The id of the base size, always offered. */
-const MASTER = 'master'
+import { MASTER_VARIATION as MASTER } from '../render/defaults.js'
 
 /** A document ready to lay out at one size, e.g. `{ variation: 'story', width: 1080, height: 1920, scale: 1, … }`. */
 export interface ResolvedVariation {

@@ -7,7 +7,7 @@
 import bwipjs from 'bwip-js/node'
 import QRCode from 'qrcode'
 import { LithoError } from '../errors.js'
-import { createLruCache } from '../_internal/lru.js'
+import { LRUCache } from 'lru-cache'
 import { describeReceived, type BarcodeComponent, type QrCodeComponent } from '../design/schema.js'
 
 /** An SVG document with its natural size. */
@@ -22,7 +22,7 @@ function escapeAttr(value: string): string {
 }
 
 // Codes are pure functions of their inputs and cheap to keep: 512 entries of a few KB each.
-const cache = createLruCache<string, VectorCode>({ maxEntries: 512, maxSize: 16 * 1024 * 1024, sizeOf: (c) => c.svg.length })
+const cache = new LRUCache<string, VectorCode>({ max: 512, maxSize: 16 * 1024 * 1024, sizeCalculation: (c) => Math.max(1, c.svg.length) })
 
 /**
  * The QR code of `component` as an SVG whose units are modules: one path of merged

@@ -6,7 +6,7 @@
  * @module render/fit-text
  */
 import satori from 'satori'
-import { createLruCache } from '../_internal/lru.js'
+import { LRUCache } from 'lru-cache'
 import type { TextComponent } from '../design/schema.js'
 import type { RenderWarning } from './types.js'
 import { innerSize, textStyle, type SatoriElement } from './build-tree.js'
@@ -27,7 +27,7 @@ interface FitResult {
 
 // Fitting is a pure function of the text, its style and its box, and costs several
 // satori passes; 2,000 entries of ~100 bytes each cover every template a worker serves.
-const fitCache = createLruCache<string, FitResult>({ maxEntries: 2000, maxSize: 2000, sizeOf: () => 1 })
+const fitCache = new LRUCache<string, FitResult>({ max: 2000 })
 
 function lineHeightPx(component: TextComponent, size: number): number {
   // satori rounds line heights to whole pixels.

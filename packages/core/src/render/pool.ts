@@ -9,7 +9,9 @@
 import { availableParallelism } from 'node:os'
 import { Piscina } from 'piscina'
 import { LithoError } from '../errors.js'
+import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
+import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
 import type { Renderer, RendererOptions } from './renderer.js'
 import type { WorkerData, WorkerReply, WorkerTask } from './worker.js'
 
@@ -25,6 +27,8 @@ export interface RenderPoolOptions extends RendererOptions {
 
 /** A renderer backed by worker threads. */
 export interface RenderPool extends Renderer {
+  /** Renders a resolved document on a worker (see {@link Renderer.renderResolved}). */
+  renderResolved(resolved: ResolvedDocument, output?: Partial<OutputOptions>): Promise<RenderResult>
   /** Number of worker threads. */
   readonly threads: number
   /** Renders waiting for a worker, and renders finished since the pool started. */
@@ -51,7 +55,12 @@ function defaultWorkerUrl(): URL {
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism())
   const workerData: WorkerData = {
-    renderer: { ...(options.network ? { network: options.network } : {}), ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}), ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}) },
+    renderer: {
+      ...(options.network ? { network: options.network } : {}),
+      ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}),
+      ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}),
+      ...(options.imageCacheTtlMs === undefined ? {} : { imageCacheTtlMs: options.imageCacheTtlMs }),
+    },
   }
   const piscina = new Piscina<WorkerTask, WorkerReply>({
     filename: String(options.workerUrl ?? defaultWorkerUrl()),
@@ -68,19 +77,29 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const warm = Promise.all(Array.from({ length: threads }, () => piscina.run({ kind: 'warm' }))).then(() => undefined)
   warm.catch(() => {})
 
+  async function run(task: WorkerTask): Promise<RenderResult> {
+    let reply: WorkerReply
+    try {
+      reply = await piscina.run(task)
+    } catch (error) {
+      if (/queue is at limit/i.test(String((error as Error).message)))
+        throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${piscina.queueSize} waiting); retry shortly`, { cause: error })
+      throw new LithoError('ERR_RENDER_FAILED', `render worker failed: ${(error as Error).message}`, { cause: error })
+    }
+    // The bytes were moved here (worker.ts), not copied: they are ours as they are.
+    if (reply.ok && reply.result) return reply.result
+    throw LithoError.fromJSON(reply.error!)
+  }
+
   return {
     threads,
+    // Resolved here, on the caller's thread, once: the worker gets a document it need not check.
     async render(document, renderOptions: RenderOptions = {}): Promise<RenderResult> {
-      let reply: WorkerReply
-      try {
-        reply = await piscina.run({ kind: 'render', document, options: renderOptions })
-      } catch (error) {
-        if (/queue is at limit/i.test(String((error as Error).message)))
-          throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${piscina.queueSize} waiting); retry shortly`, { cause: error })
-        throw new LithoError('ERR_RENDER_FAILED', `render worker failed: ${(error as Error).message}`, { cause: error })
-      }
-      if (reply.ok && reply.result) return { ...reply.result, bytes: new Uint8Array(reply.result.bytes) }
-      throw LithoError.fromJSON(reply.error!)
+      const output = resolveOutputOptions(renderOptions)
+      return run({ kind: 'render', resolved: resolveDocument(document, renderOptions), output })
+    },
+    async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
+      return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
     },
     stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
     ready: () => warm,

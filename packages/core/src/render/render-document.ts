@@ -1,19 +1,18 @@
 /**
- * The render pipeline: validate → apply overrides → resolve the variation → prepare
- * fonts, images, codes and fitted text → satori (element tree → SVG) → resvg + sharp
- * (PNG, JPEG, WebP) or pdfkit (PDF). It runs wherever it is called: inline, or inside a
- * worker thread of the render pool.
+ * The render pipeline: resolve (validate → apply overrides → resolve the variation, see
+ * render/resolve-document) → prepare fonts, images, codes and fitted text → satori (element
+ * tree → SVG) → resvg + sharp (PNG, JPEG, WebP) or pdfkit (PDF). {@link renderDocument} runs
+ * every stage; {@link renderResolved} the stages after resolve, which is what a worker thread
+ * of the render pool runs.
  *
  * @module render/render-document
  */
 import satori from 'satori'
 import { LithoError } from '../errors.js'
-import { applyOverrides, type OverrideInput, type ParsedOverrides } from '../design/overrides.js'
-import type { Component, DesignDocument, TextComponent } from '../design/schema.js'
-import { validateDesign } from '../design/validate-design.js'
+import type { OverrideInput, ParsedOverrides } from '../design/overrides.js'
+import type { Component, TextComponent } from '../design/schema.js'
 import { isOpaqueColor } from '../design/color.js'
 import type { Paint } from '../design/schema.js'
-import { resolveVariation } from '../design/variations.js'
 import { buildTree, innerSize, textNodeKey, twinNodeKey, type PreparedAssets } from './build-tree.js'
 import { prepareCodes } from './prepare-codes.js'
 import { rasterize } from './encode.js'
@@ -23,7 +22,9 @@ import type { ImageLoader, PreparedImage } from './images/index.js'
 import { withPlaceholders } from './image-placeholders.js'
 import { optimizeSvg } from './optimize-svg.js'
 import { svgToPdf } from './pdf.js'
-import { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning } from './types.js'
+import { resolveOutputOptions, type OutputOptions } from './defaults.js'
+import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
+import { CONTENT_TYPES, type OutputFormat, type RenderWarning } from './types.js'
 
 /** Options of a render. */
 export interface RenderOptions {
@@ -54,21 +55,6 @@ export interface RenderResult {
 export interface RenderContext {
   images: ImageLoader
   fetchFont: FontFetcher
-}
-
-/** Checks and defaults the format and quality. */
-export function resolveOutputOptions(options: Pick<RenderOptions, 'format' | 'quality'>): { format: OutputFormat; quality: number } {
-  const format = options.format ?? 'jpeg'
-  if (!OUTPUT_FORMATS.includes(format))
-    throw new LithoError('ERR_INVALID_RENDER_OPTION', `format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(format)}`, {
-      issues: [{ path: 'format', message: `expected one of ${OUTPUT_FORMATS.join(', ')}` }],
-    })
-  const quality = options.quality ?? 80
-  if (typeof quality !== 'number' || !Number.isInteger(quality) || quality < 1 || quality > 100)
-    throw new LithoError('ERR_INVALID_RENDER_OPTION', `quality: expected a whole number between 1 and 100, received ${JSON.stringify(quality)}`, {
-      issues: [{ path: 'quality', message: 'expected a whole number between 1 and 100' }],
-    })
-  return { format, quality }
 }
 
 /** True when the paint covers the canvas with no transparency. */
@@ -111,20 +97,29 @@ async function prepareImages(components: readonly Component[], scale: number, im
 }
 
 /**
- * Renders a design document to bytes. `document` may be raw JSON (it is validated) or
- * the output of `validateDesign`.
+ * Renders a design document to bytes: every stage. `document` is raw JSON (or the output of
+ * `validateDesign`); it is validated.
  *
  * @throws LithoError ERR_INVALID_DESIGN, ERR_INVALID_OVERRIDE, ERR_UNKNOWN_VARIATION,
  * ERR_INVALID_RENDER_OPTION, ERR_IMAGE_FETCH, ERR_IMAGE_INVALID, ERR_FONT_FETCH, ERR_RENDER_FAILED
  * (a QR or barcode value that cannot be encoded is ERR_INVALID_DESIGN or ERR_INVALID_OVERRIDE)
  */
 export async function renderDocument(document: unknown, options: RenderOptions, context: RenderContext): Promise<RenderResult> {
-  const { format, quality } = resolveOutputOptions(options)
-  const base: DesignDocument = validateDesign(document)
-  const applied = options.overrides === undefined ? { document: base, ignored: [] } : applyOverrides(base, options.overrides)
-  const resolved = resolveVariation(applied.document, options.variation)
+  const output = resolveOutputOptions(options)
+  return renderResolved(resolveDocument(document, options), output, context)
+}
+
+/**
+ * Renders a resolved document (see render/resolve-document): lays it out, rasterizes and
+ * encodes it. Nothing is validated again; `output` must come from `resolveOutputOptions`.
+ *
+ * @throws LithoError ERR_IMAGE_FETCH, ERR_IMAGE_INVALID, ERR_FONT_FETCH, ERR_RENDER_FAILED, and
+ * ERR_INVALID_DESIGN or ERR_INVALID_OVERRIDE for a QR or barcode value that cannot be encoded.
+ */
+export async function renderResolved(resolved: ResolvedDocument, output: OutputOptions, context: RenderContext): Promise<RenderResult> {
+  const { format, quality } = output
   const doc = resolved.document
-  const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message }))
+  const warnings: RenderWarning[] = [...resolved.warnings]
 
   const visible = visibleComponents(doc.components)
   const texts = visible.filter((c): c is TextComponent => c.type === 'text')
@@ -133,7 +128,7 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
     selectFonts(runs, doc.fonts, context.fetchFont),
     prepareImages(visible, resolved.scale, context.images),
   ])
-  const codes = prepareCodes(doc, visible, 'applied' in applied ? applied.applied : [])
+  const codes = prepareCodes(doc, visible, resolved.overridden)
   const fitted = await fitTexts(texts, fonts)
   warnings.push(...fitted.warnings)
 

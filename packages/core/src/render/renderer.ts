@@ -6,7 +6,9 @@
  * @module render/renderer
  */
 import { createImageLoader, fetchRemote, networkPolicyFromEnv, type ImageLimits, type NetworkPolicy } from './images/index.js'
-import { renderDocument, type RenderContext, type RenderOptions, type RenderResult } from './render-document.js'
+import { resolveOutputOptions, type OutputOptions } from './defaults.js'
+import { renderDocument, renderResolved, type RenderContext, type RenderOptions, type RenderResult } from './render-document.js'
+import type { ResolvedDocument } from './resolve-document.js'
 
 /** Options shared by the in-process renderer and the render pool. */
 export interface RendererOptions {
@@ -16,12 +18,20 @@ export interface RendererOptions {
   imageLimits?: Partial<ImageLimits>
   /** Largest custom font file in bytes. @default 10 MB */
   maxFontBytes?: number
+  /** How long a remote image's bytes are reused before its URL is fetched again, in ms. @default 600000 (10 minutes) */
+  imageCacheTtlMs?: number
 }
 
 /** Renders design documents. */
 export interface Renderer {
-  /** Renders `document` (raw JSON or a validated document). */
+  /** Renders `document` (raw JSON or a validated document): validates, resolves, then renders. */
   render(document: unknown, options?: RenderOptions): Promise<RenderResult>
+  /**
+   * Renders a document already resolved by `resolveDocument` or `resolveDesign`, without
+   * validating it again (the services resolve before they meter, then call this). Optional: a
+   * renderer written by an embedder may leave it out, and the services then call `render`.
+   */
+  renderResolved?(resolved: ResolvedDocument, output?: Partial<OutputOptions>): Promise<RenderResult>
   /** Releases resources (threads, caches). */
   close(): Promise<void>
 }
@@ -29,7 +39,11 @@ export interface Renderer {
 /** Builds the per-process (or per-thread) context: one image loader with its caches. */
 export function createRenderContext(options: RendererOptions = {}): RenderContext {
   const policy: NetworkPolicy = { ...networkPolicyFromEnv(), ...options.network }
-  const images = createImageLoader({ policy, ...(options.imageLimits ? { limits: options.imageLimits } : {}) })
+  const images = createImageLoader({
+    policy,
+    ...(options.imageLimits ? { limits: options.imageLimits } : {}),
+    ...(options.imageCacheTtlMs === undefined ? {} : { cacheTtlMs: options.imageCacheTtlMs }),
+  })
   const maxBytes = options.maxFontBytes ?? 10 * 1024 * 1024
   return {
     images,
@@ -54,6 +68,14 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     async render(document, renderOptions = {}) {
       try {
         return await renderDocument(document, renderOptions, context)
+      } finally {
+        await yieldToEventLoop()
+      }
+    },
+    async renderResolved(resolved, output = {}) {
+      const checked = resolveOutputOptions(output)
+      try {
+        return await renderResolved(resolved, checked, context)
       } finally {
         await yieldToEventLoop()
       }

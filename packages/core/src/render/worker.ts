@@ -6,18 +6,25 @@
  * @module render/worker
  */
 import { workerData } from 'node:worker_threads'
+import { Piscina } from 'piscina'
 import sharp from 'sharp'
 import { LithoError, type LithoErrorCode, type LithoIssue } from '../errors.js'
-import { renderDocument, type RenderOptions, type RenderResult } from './render-document.js'
+import type { OutputOptions } from './defaults.js'
+import { renderDocument, renderResolved, type RenderResult } from './render-document.js'
 import { createRenderContext, type RendererOptions } from './renderer.js'
+import type { ResolvedDocument } from './resolve-document.js'
 
 /** Data every worker starts with. */
 export interface WorkerData {
   renderer: RendererOptions
 }
 
-/** A task sent to a worker. */
-export type WorkerTask = { kind: 'warm' } | { kind: 'render'; document: unknown; options: RenderOptions }
+/**
+ * A task sent to a worker. A render carries a document the pool already resolved (validated,
+ * overrides applied, variation chosen) and checked output options: the worker only lays out,
+ * rasterizes and encodes.
+ */
+export type WorkerTask = { kind: 'warm' } | { kind: 'render'; resolved: ResolvedDocument; output: OutputOptions }
 
 /** A worker's answer: errors travel as plain data because classes do not survive structured clone. */
 export interface WorkerReply {
@@ -45,14 +52,26 @@ const WARM_UP = {
 
 let warmed: Promise<unknown> | undefined
 
+/**
+ * The reply with the encoded bytes moved, not copied, to the pool's thread (Piscina's
+ * transferable: the worker gives up its ArrayBuffer). A view of a larger buffer (Node's pool of
+ * small Buffers) is copied once first, since moving it would move its neighbours too.
+ */
+function moveBytes(result: RenderResult): WorkerReply {
+  const { bytes } = result
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer
+  const own = whole ? new Uint8Array(bytes.buffer) : Uint8Array.prototype.slice.call(bytes)
+  const reply: WorkerReply = { ok: true, result: { ...result, bytes: own } }
+  return Piscina.move({ [Piscina.transferableSymbol]: own.buffer, [Piscina.valueSymbol]: reply } as never) as unknown as WorkerReply
+}
+
 /** Runs one task. */
 export default async function run(task: WorkerTask): Promise<WorkerReply> {
   warmed ??= renderDocument(WARM_UP, { format: 'png' }, context).catch(() => undefined)
   await warmed
   if (task.kind === 'warm') return { ok: true }
   try {
-    const result = await renderDocument(task.document, task.options, context)
-    return { ok: true, result }
+    return moveBytes(await renderResolved(task.resolved, task.output, context))
   } catch (error) {
     if (LithoError.isInstance(error)) return { ok: false, error: error.toJSON() }
     return { ok: false, error: { code: 'ERR_RENDER_FAILED', message: (error as Error)?.message ?? String(error) } }

@@ -18,8 +18,9 @@ import { settleRefund } from '../quota/settle-refund.js'
 import { PLANS } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { OutputFormat } from '../render/types.js'
-import { BULK_DEFAULT_FORMAT, DEFAULT_EXPIRES_IN_MINUTES, type BulkRequest } from './params.js'
-import { extensionOf, loadPublishedDesign, newId, prepareRender, type PreparedRender } from './prepare-render.js'
+import { BULK_DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION } from '../render/defaults.js'
+import { BULK_DEFAULT_DELIVERY, DEFAULT_EXPIRES_IN_MINUTES, type BulkRequest } from './params.js'
+import { extensionOf, loadPublishedDesign, newId, prepareRender, renderPreparedDocument, type PreparedRender } from './prepare-render.js'
 import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
 import { storeRender } from './store-render.js'
 
@@ -68,7 +69,7 @@ export interface BulkRenderResult {
  */
 export async function bulkRender(services: RenderServices, input: { account: RenderAccount; request: BulkRequest }): Promise<BulkRenderResult> {
   const { account, request } = input
-  const delivery = request.delivery ?? 'hosted'
+  const delivery = request.delivery ?? BULK_DEFAULT_DELIVERY
   const clock = clockOf(services)
   const bulkId = newId('b')
 
@@ -77,8 +78,8 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
   const designs = new Map<string, ReturnType<typeof loadPublishedDesign>>()
   for (const [index, item] of request.items.entries()) {
     const format = item.format ?? request.format ?? BULK_DEFAULT_FORMAT
-    const quality = item.quality ?? request.quality ?? 80
-    rows.push({ index, designId: item.designId, filename: item.filename ?? '', variation: item.variation ?? 'master', success: false, delivery, format, warnings: [] })
+    const quality = item.quality ?? request.quality ?? DEFAULT_QUALITY
+    rows.push({ index, designId: item.designId, filename: item.filename ?? '', variation: item.variation ?? MASTER_VARIATION, success: false, delivery, format, warnings: [] })
     try {
       // One lookup per distinct design: a carousel names the same design many times.
       let loading = designs.get(item.designId)
@@ -100,7 +101,7 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
       const { index, prepared, format, quality } = ready[next++]!
       const row = rows[index]!
       try {
-        const result = await services.renderer.render(prepared.document, { format, quality, variation: prepared.variation })
+        const result = await renderPreparedDocument(services.renderer, prepared, { format, quality })
         const stored = await storeRender(services, result, {
           account,
           renderId: `${bulkId}-${index}`,

@@ -19,13 +19,14 @@ import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import type { LithoIssue } from '../errors.js'
 import { isPresent, loadOwnDesign, notFound } from './designs.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, RenderParamsSchema, invalidRequest } from './params.js'
+import { DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT } from '../render/defaults.js'
 import { prepareRender, type PreparedRender } from './prepare-render.js'
-import { expected } from './query.js'
+import { expected, readParams } from './query.js'
+import { isPlainObject } from '../_internal/is-plain-object.js'
 import { renderPrepared, type RenderDesignResult, type RenderResultBody } from './render-design.js'
 import type { RenderAccount, RenderServices } from './services.js'
 
-/** Format of an export when neither the query nor the body names one (interface.md §4). */
-export const EXPORT_DEFAULT_FORMAT = 'png'
+export { EXPORT_DEFAULT_FORMAT }
 
 /**
  * Body keys that are parameters of an export, never overrides: stripped from the body before
@@ -55,14 +56,8 @@ export type ExportParams = z.infer<typeof ExportParamsSchema>
 /** The names of {@link ExportParamsSchema}'s fields. */
 export const EXPORT_PARAM_NAMES: readonly (keyof ExportParams)[] = Object.freeze(['format', 'quality', 'variation', 'draft', 'expiresIn'])
 
-const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
 const QUERY_BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
-  const proto = Object.getPrototypeOf(value) as unknown
-  return proto === Object.prototype || proto === null
-}
+const NUMERIC_PARAMS = ['quality', 'expiresIn']
 
 /** The body as an object, or an `ERR_INVALID_REQUEST` naming `body`. */
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -82,20 +77,12 @@ function bodyObject(body: unknown): Record<string, unknown> {
  */
 export function parseExportParams(query: URLSearchParams, body?: unknown): ExportParams {
   const fromBody = bodyObject(body)
-  const raw: Record<string, unknown> = {}
   const issues: LithoIssue[] = []
-  for (const name of EXPORT_PARAM_NAMES) {
-    const all = query.getAll(name)
-    if (all.length > 1) issues.push({ path: name, message: `expected one value, received ${all.length}` })
-    let value: unknown
-    if (all.length > 0) {
-      value = all[0]
-      if (name === 'draft' && Object.hasOwn(QUERY_BOOLEANS, String(value).trim().toLowerCase())) value = QUERY_BOOLEANS[String(value).trim().toLowerCase()]
-    } else value = fromBody[name]
-    if (value === undefined) continue
-    if ((name === 'quality' || name === 'expiresIn') && typeof value === 'string' && NUMERIC.test(value.trim())) value = Number(value)
-    raw[name] = value
-  }
+  const raw = readParams(query, EXPORT_PARAM_NAMES, NUMERIC_PARAMS, issues)
+  const draft = typeof raw.draft === 'string' ? raw.draft.trim().toLowerCase() : undefined
+  if (draft !== undefined && Object.hasOwn(QUERY_BOOLEANS, draft)) raw.draft = QUERY_BOOLEANS[draft]
+  // A parameter in both is taken from the query; the body's own, numbers coerced as in a query.
+  for (const [name, value] of Object.entries(readParams(fromBody, EXPORT_PARAM_NAMES, NUMERIC_PARAMS, issues))) if (!(name in raw)) raw[name] = value
   const result = ExportParamsSchema.safeParse(raw)
   if (!result.success) issues.push(...toLithoIssues(result.error))
   if (issues.length > 0) throw invalidRequest(issues)
@@ -167,7 +154,7 @@ export async function exportDesign(services: ExportServices, request: ExportDesi
     account,
     prepared,
     format: params.format ?? EXPORT_DEFAULT_FORMAT,
-    quality: params.quality ?? 80,
+    quality: params.quality ?? DEFAULT_QUALITY,
     delivery: request.delivery,
     expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
     operation: 'export',

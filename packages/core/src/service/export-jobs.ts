@@ -21,21 +21,24 @@ import type { FileStore } from '../contracts/file-store.js'
 import type { JobOutcome, JobQueue, JobRecord, JobStore, QueuedJob } from '../contracts/job-queue.js'
 import type { Meter } from '../contracts/meter.js'
 import type { RetentionIndex } from '../contracts/retention-index.js'
+import { isPlainObject } from '../_internal/is-plain-object.js'
 import { LithoError } from '../errors.js'
 import { meterRenders } from '../quota/meter-renders.js'
 import { assertStorageRoom } from '../quota/meter-storage.js'
 import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
 import { isPlanId, type PlanId } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
-import type { NetworkPolicy } from '../render/images/network-policy.js'
-import type { Renderer } from '../render/renderer.js'
+import type { NetworkPolicy } from '../network/policy.js'
+import { DEFAULT_QUALITY } from '../render/defaults.js'
 import { WEBHOOK_RETRY_SCHEDULE_MS, nextWebhookDelay } from '../webhooks/retry-schedule.js'
 import type { WebhookSecrets } from '../webhooks/secrets.js'
 import { webhookUrlProblem, type WebhookSender } from '../webhooks/sender.js'
-import { STORE_ID } from './bearer-services.js'
 import { EXPORT_DEFAULT_FORMAT, exportOverrides, parseExportParams, prepareExport, type ExportParams } from './export-design.js'
 import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
-import { newId } from './prepare-render.js'
+import { exportPollPath, getExportJob, webhookPayload, webhookPayloadAt, type ExportJobView } from './export-job-view.js'
+import { newId, renderPreparedDocument, type RendererPort } from './prepare-render.js'
+
+export { exportPollPath, getExportJob, webhookPayload, webhookPayloadAt, type ExportJobView }
 import { clockOf, type QuotaState } from './services.js'
 import { storeRender } from './store-render.js'
 import type { Clock } from '../contracts/clock.js'
@@ -50,7 +53,7 @@ export interface ExportJobServices {
   meter: Meter
   /** Records stored files for the retention sweep (`sweepStoredFiles`). */
   retention?: RetentionIndex
-  renderer: Pick<Renderer, 'render'>
+  renderer: RendererPort
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
@@ -95,8 +98,6 @@ export interface ExportJobAck {
   pollUrl: string
 }
 
-/** The path of the polling endpoint of an export. */
-export const exportPollPath = (exportId: string): string => `/analytics/exports/${exportId}`
 
 /**
  * Reads an export-job request: the export parameters (query wins over body), `delivery`
@@ -108,7 +109,7 @@ export const exportPollPath = (exportId: string): string => `/analytics/exports/
  */
 export function parseExportJobRequest(query: URLSearchParams, body?: unknown): ExportJobRequest {
   const params = parseExportParams(query, body)
-  const fromBody = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  const fromBody = isPlainObject(body) ? body : {}
   const delivery = query.get('delivery') ?? fromBody.delivery
   if (delivery !== 'hosted' && delivery !== 'signed')
     throw invalidRequest([{ path: 'delivery', message: `required: "hosted" (a public URL) or "signed" (an expiring URL), received ${delivery === undefined ? 'nothing' : JSON.stringify(delivery)}` }])
@@ -171,118 +172,6 @@ export async function enqueueExportJob(
   }
 }
 
-/** The job record as its owner sees it (`GET /analytics/exports/{exportId}`). */
-export interface ExportJobView {
-  success: true
-  exportId: string
-  status: JobRecord['status']
-  designId: string
-  delivery: 'hosted' | 'signed'
-  format: string
-  createdAt: string
-  updatedAt: string
-  startedAt?: string
-  finishedAt?: string
-  /** Runs started so far. */
-  attempts: number
-  /** When succeeded: the stored file's URL (and `expiresAt` for signed). */
-  url?: string
-  expiresAt?: string
-  file?: Record<string, unknown>
-  /** When failed: what went wrong. */
-  error?: { code: string; message: string }
-  webhook?: JobRecord['webhook']
-}
-
-/**
- * An export job of the account.
- *
- * @throws LithoError `ERR_EXPORT_NOT_FOUND` for an unknown id or another account's job.
- */
-export async function getExportJob(services: Pick<ExportJobServices, 'jobs'>, input: { account: { id: string }; id: string }): Promise<ExportJobView> {
-  const record = typeof input.id === 'string' && STORE_ID.test(input.id) ? await services.jobs.get(input.id) : null
-  if (!record || record.ownerId !== input.account.id) {
-    const shown = String(input.id).slice(0, 64)
-    throw new LithoError('ERR_EXPORT_NOT_FOUND', `no export job has the id ${JSON.stringify(shown)}`, { details: { id: shown } })
-  }
-  return toView(record)
-}
-
-function toView(record: JobRecord): ExportJobView {
-  const request = record.request as unknown as ExportJobRequest
-  const result = record.result as { url?: string; expiresAt?: string; file?: Record<string, unknown> } | undefined
-  return {
-    success: true,
-    exportId: record.id,
-    status: record.status,
-    designId: record.designId,
-    delivery: request.delivery,
-    format: request.params.format ?? EXPORT_DEFAULT_FORMAT,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    ...(record.startedAt ? { startedAt: record.startedAt } : {}),
-    ...(record.finishedAt ? { finishedAt: record.finishedAt } : {}),
-    attempts: record.attempts,
-    ...(result?.url ? { url: result.url } : {}),
-    ...(result?.expiresAt ? { expiresAt: result.expiresAt } : {}),
-    ...(result?.file ? { file: result.file } : {}),
-    ...(record.error ? { error: record.error } : {}),
-    ...(record.webhook ? { webhook: record.webhook } : {}),
-  }
-}
-
-/** The body POSTed to a job's `webhookUrl` when it finishes (docs/webhooks.md). */
-export function webhookPayload(record: JobRecord): Record<string, unknown> {
-  const view = toView(record)
-  return {
-    type: record.status === 'succeeded' ? 'export.succeeded' : 'export.failed',
-    exportId: view.exportId,
-    status: view.status,
-    designId: view.designId,
-    delivery: view.delivery,
-    format: view.format,
-    ...(view.url ? { url: view.url } : {}),
-    ...(view.expiresAt ? { expiresAt: view.expiresAt } : {}),
-    ...(view.file ? { file: view.file } : {}),
-    ...(view.error ? { error: view.error } : {}),
-    timestamp: view.finishedAt ?? view.updatedAt,
-  }
-}
-
-/**
- * The webhook body of one delivery attempt at `now` (docs/webhooks.md, "Signed URLs and
- * retries"): {@link webhookPayload}, and for a succeeded `signed` export a URL signed afresh
- * at this attempt (with the signing key in force now), valid until the file's own expiry
- * (`expiresAt`, fixed when the export finished: `expiresIn` minutes after it). Once that has
- * passed the body has no `url` but `expired: true`, the `pollUrl` and a `message` saying how
- * to get a fresh file.
- *
- * @throws LithoError `ERR_STORAGE` when the file store cannot sign (the attempt then fails and is retried).
- * @example const payload = await webhookPayloadAt(record, { files, now: clock.now() })
- */
-export async function webhookPayloadAt(record: JobRecord, context: { files: Pick<FileStore, 'signedUrl'>; now: Date }): Promise<Record<string, unknown>> {
-  const payload = webhookPayload(record)
-  const request = record.request as unknown as ExportJobRequest
-  const result = record.result as { expiresAt?: string; file?: { key?: string } } | undefined
-  if (record.status !== 'succeeded' || request.delivery !== 'signed' || !result?.expiresAt || typeof result.file?.key !== 'string') return payload
-  const expiresAt = new Date(result.expiresAt)
-  if (context.now.getTime() >= expiresAt.getTime()) {
-    delete payload.url
-    return {
-      ...payload,
-      expired: true,
-      pollUrl: exportPollPath(record.id),
-      message: `the signed URL expired at ${result.expiresAt} (expiresIn of the export), before this delivery; the file is no longer served: export again (POST /designs/v2/${record.designId}/export/jobs) with a longer expiresIn (up to 10080 minutes)`,
-    }
-  }
-  try {
-    return { ...payload, url: await context.files.signedUrl(result.file.key, { expiresAt, now: context.now }) }
-  } catch (error) {
-    if (LithoError.isInstance(error)) throw error
-    throw new LithoError('ERR_STORAGE', `could not sign the file URL: ${(error as Error).message}`, { cause: error })
-  }
-}
-
 // Failures worth another run: the render queue was full, storage or a backend was down.
 const TRANSIENT = new Set(['ERR_RENDER_BUSY', 'ERR_STORAGE'])
 
@@ -329,7 +218,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     await save(record)
     try {
       const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: overridesOf(request) })
-      const rendered = await services.renderer.render(prepared.document, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? 80, variation: prepared.variation })
+      const rendered = await renderPreparedDocument(services.renderer, prepared, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? DEFAULT_QUALITY })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services, rendered, {
         // A record is JSON from a store: anything but a known plan counts without a limit.

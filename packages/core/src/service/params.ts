@@ -6,30 +6,31 @@
  * @module service/params
  */
 import * as z from 'zod'
-import { LithoError, type LithoIssue } from '../errors.js'
-import { describeReceived } from '../design/schema.js'
+import type { LithoIssue } from '../errors.js'
+import { describeReceived, expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
+import { coerceNumeric, readParams } from './query.js'
 import { toLithoIssues } from '../design/validate-design.js'
+import { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY } from '../render/defaults.js'
 import { OUTPUT_FORMATS, type OutputFormat } from '../render/types.js'
+
+export { BULK_DEFAULT_FORMAT }
 
 /** How a render is delivered: the bytes, a stored public URL, or an expiring signed URL. */
 export type Delivery = 'stream' | 'hosted' | 'signed'
 /** The deliveries, e.g. `'signed'`. */
 export const DELIVERIES: readonly Delivery[] = ['stream', 'hosted', 'signed']
+/** How a render is delivered when `delivery` is absent: the bytes. */
+export const DEFAULT_DELIVERY: Delivery = 'stream'
+/** How bulk renders are delivered when `delivery` is absent: stored, at a public URL. */
+export const BULK_DEFAULT_DELIVERY: Exclude<Delivery, 'stream'> = 'hosted'
 /** Longest signed-URL lifetime in minutes (7 days). */
 export const MAX_EXPIRES_IN_MINUTES = 10_080
 /** Signed-URL lifetime when `expiresIn` is absent, in minutes. */
 export const DEFAULT_EXPIRES_IN_MINUTES = 60
 /** Most items in one bulk request. */
 export const MAX_BULK_ITEMS = 25
-/**
- * Format of a bulk item when neither the item nor the request names one: `jpeg`, the default
- * of the render endpoints on the same address (interface.md leaves it open).
- */
-export const BULK_DEFAULT_FORMAT: OutputFormat = 'jpeg'
 
-const expected = (what: string) => ({ error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}` })
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, expected(`one of ${values.join(', ')}`))
-const wholeNumber = (min: number, max: number) => z.number(expected(`a whole number from ${min} to ${max}`)).int(expected(`a whole number from ${min} to ${max}`)).min(min, expected(`a whole number from ${min} to ${max}`)).max(max, expected(`a whole number from ${min} to ${max}`))
 const idString = (what: string, max: number) => z.string(expected(what)).min(1, expected(what)).max(max, expected(`${what} of at most ${max} characters`))
 
 const formatSchema = oneOf(OUTPUT_FORMATS as unknown as readonly [OutputFormat, ...OutputFormat[]]).meta({ description: 'Output format.' })
@@ -39,14 +40,16 @@ const expiresInSchema = wholeNumber(1, MAX_EXPIRES_IN_MINUTES).meta({ descriptio
 
 /** The reserved parameters of a render (query of GET and POST; also accepted in a POST body). */
 export const RenderParamsSchema = z.object({
-  format: formatSchema.optional().meta({ description: 'Output format.', default: 'jpeg' }),
-  quality: qualitySchema.optional().meta({ description: 'JPEG quality 1-100; affects jpeg output only.', default: 80 }),
+  format: formatSchema.optional().meta({ description: 'Output format.', default: DEFAULT_FORMAT }),
+  quality: qualitySchema.optional().meta({ description: 'JPEG quality 1-100; affects jpeg output only.', default: DEFAULT_QUALITY }),
   variation: variationSchema.optional(),
-  delivery: oneOf(['stream', 'hosted', 'signed']).optional().meta({ description: '`stream` returns the bytes; `hosted` and `signed` store the render and return JSON.', default: 'stream' }),
+  delivery: oneOf(['stream', 'hosted', 'signed']).optional().meta({ description: '`stream` returns the bytes; `hosted` and `signed` store the render and return JSON.', default: DEFAULT_DELIVERY }),
   expiresIn: expiresInSchema.optional(),
 })
 /** Validated render parameters, e.g. `{ format: 'png', delivery: 'signed', expiresIn: 30 }`. */
 export type RenderParams = z.infer<typeof RenderParamsSchema>
+/** The parameters that a query (or a body) may send as numeric strings. */
+const NUMERIC_PARAMS = ['quality', 'expiresIn']
 /** The names of {@link RenderParamsSchema}'s fields. */
 export const RENDER_PARAM_NAMES: readonly (keyof RenderParams)[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn'])
 
@@ -69,15 +72,13 @@ export const BulkRequestSchema = z.object({
     .min(1, { error: (issue) => `expected 1 to ${MAX_BULK_ITEMS} items, received ${(issue.input as unknown[]).length}` })
     .max(MAX_BULK_ITEMS, { error: (issue) => `expected 1 to ${MAX_BULK_ITEMS} items, received ${(issue.input as unknown[]).length}` })
     .meta({ description: `Rendered in order; results[i] corresponds to items[i]. 1-${MAX_BULK_ITEMS} entries.` }),
-  delivery: oneOf(['hosted', 'signed']).optional().meta({ description: 'Applies to all items.', default: 'hosted' }),
+  delivery: oneOf(['hosted', 'signed']).optional().meta({ description: 'Applies to all items.', default: BULK_DEFAULT_DELIVERY }),
   format: formatSchema.optional().meta({ description: 'Default for items without their own.', default: BULK_DEFAULT_FORMAT }),
-  quality: qualitySchema.optional().meta({ description: 'Default for items without their own.', default: 80 }),
+  quality: qualitySchema.optional().meta({ description: 'Default for items without their own.', default: DEFAULT_QUALITY }),
   expiresIn: expiresInSchema.optional(),
 })
 /** A validated bulk request. */
 export type BulkRequest = z.infer<typeof BulkRequestSchema>
-
-const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
 
 /**
  * Validates render parameters from a query (strings; numbers are coerced) or a JSON body.
@@ -87,19 +88,8 @@ const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
  * @example parseRenderParams(new URLSearchParams('format=png&quality=90')) // { format: 'png', quality: 90 }
  */
 export function parseRenderParams(source: URLSearchParams | Record<string, unknown>): RenderParams {
-  const raw: Record<string, unknown> = {}
   const issues: LithoIssue[] = []
-  for (const name of RENDER_PARAM_NAMES) {
-    let value: unknown
-    if (source instanceof URLSearchParams) {
-      const all = source.getAll(name)
-      if (all.length > 1) issues.push({ path: name, message: `expected one value, received ${all.length}` })
-      value = all[0]
-    } else value = source[name]
-    if (value === undefined) continue
-    if ((name === 'quality' || name === 'expiresIn') && typeof value === 'string' && NUMERIC.test(value.trim())) value = Number(value)
-    raw[name] = value
-  }
+  const raw = readParams(source, RENDER_PARAM_NAMES, NUMERIC_PARAMS, issues)
   const result = RenderParamsSchema.safeParse(raw)
   if (!result.success) issues.push(...toLithoIssues(result.error))
   if (issues.length > 0) throw invalidRequest(issues)
@@ -116,23 +106,14 @@ export function parseRenderParams(source: URLSearchParams | Record<string, unkno
 export function parseBulkRequest(body: unknown): BulkRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalidRequest([{ path: '', message: `expected a JSON object with "items", received ${describeReceived(body)}` }])
-  const record = body as Record<string, unknown>
-  const copy: Record<string, unknown> = { ...record }
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) }
   // Numbers sent as strings are accepted, as in a query.
-  for (const key of ['quality', 'expiresIn'] as const) if (typeof copy[key] === 'string' && NUMERIC.test(String(copy[key]).trim())) copy[key] = Number(copy[key])
+  for (const key of NUMERIC_PARAMS) if (key in copy) copy[key] = coerceNumeric(copy[key])
   if (Array.isArray(copy.items))
-    copy.items = copy.items.map((item) =>
-      typeof item === 'object' && item !== null && typeof (item as Record<string, unknown>).quality === 'string' && NUMERIC.test(String((item as Record<string, unknown>).quality).trim())
-        ? { ...item, quality: Number((item as Record<string, unknown>).quality) }
-        : item,
-    )
+    copy.items = copy.items.map((item) => (typeof item === 'object' && item !== null && 'quality' in item ? { ...item, quality: coerceNumeric(item.quality) } : item))
   const result = BulkRequestSchema.safeParse(copy)
   if (!result.success) throw invalidRequest(toLithoIssues(result.error))
   return result.data
 }
 
-/** An `ERR_INVALID_REQUEST` whose message lists every issue, e.g. `quality: expected a whole number from 1 to 100, received 0`. */
-export function invalidRequest(issues: LithoIssue[]): LithoError {
-  const message = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; ')
-  return new LithoError('ERR_INVALID_REQUEST', message, { issues })
-}
+export { invalidRequest }

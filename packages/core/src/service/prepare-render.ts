@@ -11,13 +11,19 @@ import { LithoError } from '../errors.js'
 import { applyOverrides, type OverrideInput } from '../design/overrides.js'
 import type { DesignDocument } from '../design/schema.js'
 import { validateDesign } from '../design/validate-design.js'
-import { resolveVariation } from '../design/variations.js'
+import type { OutputOptions } from '../render/defaults.js'
+import type { RenderResult } from '../render/render-document.js'
+import type { Renderer } from '../render/renderer.js'
+import { resolveDesign, type ResolvedDocument } from '../render/resolve-document.js'
 import type { RenderWarning } from '../render/types.js'
 
 /** A design ready to render: the document with overrides applied, and what was ignored. */
 export interface PreparedRender {
   designId: string
+  /** The base document with the overrides applied (before the variation). */
   document: DesignDocument
+  /** The same, resolved to the variation: what the renderer lays out. */
+  resolved: ResolvedDocument
   /** `master` or the variation id. */
   variation: string
   width: number
@@ -47,16 +53,35 @@ export async function loadPublishedDesign(designs: DesignLookup, ownerId: string
  * @throws LithoError `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`, `ERR_INVALID_DESIGN`.
  */
 export function prepareRender(design: { id: string; document: DesignDocument }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined): PreparedRender {
-  const applied = overrides === undefined ? { document: design.document, ignored: [] } : applyOverrides(design.document, overrides)
-  const resolved = resolveVariation(applied.document, variation)
+  const applied = overrides === undefined ? { document: design.document, applied: [], ignored: [] } : applyOverrides(design.document, overrides)
+  // The overrides are applied once, above; the variation is resolved on the result.
+  const resolved = resolveDesign(applied.document, { variation })
+  const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message }))
   return {
     designId: design.id,
     document: applied.document,
+    resolved: { ...resolved, overridden: applied.applied, warnings },
     variation: resolved.variation,
     width: resolved.width,
     height: resolved.height,
-    warnings: applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })),
+    warnings,
   }
+}
+
+/** The renderer port of the services: `render`, and `renderResolved` when the renderer has it. */
+export type RendererPort = Pick<Renderer, 'render' | 'renderResolved'>
+
+/**
+ * Renders a prepared design without resolving it again: through `renderResolved` when the
+ * renderer offers it (the pool and `createRenderer` do), else through `render` with the
+ * overridden document and the variation (a renderer an embedder wrote with `render` only).
+ * The prepared warnings are the caller's to add: `resolved.warnings` repeats them.
+ */
+export async function renderPreparedDocument(renderer: RendererPort, prepared: PreparedRender, output: OutputOptions): Promise<RenderResult> {
+  if (typeof renderer.renderResolved === 'function') {
+    return renderer.renderResolved({ ...prepared.resolved, warnings: [] }, output)
+  }
+  return renderer.render(prepared.document, { ...output, variation: prepared.variation })
 }
 
 /** A new random id with a prefix, e.g. `r_Qm2L…` (96 bits, base64url). */

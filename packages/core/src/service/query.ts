@@ -5,33 +5,56 @@
  *
  * @module service/query
  */
-import * as z from 'zod'
-import { describeReceived } from '../design/schema.js'
+import type * as z from 'zod'
+import { expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import type { LithoIssue } from '../errors.js'
-import { invalidRequest } from './params.js'
+
+export { expected, wholeNumber }
 
 /** Items of a list page when `$limit` is absent. */
 export const DEFAULT_PAGE_SIZE = 10
 /** Most items of one list page (`$limit`). */
 export const MAX_PAGE_SIZE = 100
 
-/** A zod error option whose message is `expected <what>, received <input>`. */
-export const expected = (what: string) => ({ error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}` })
-
-/**
- * A whole number from `min` to `max`, with one message for every way to miss it.
- *
- * @example wholeNumber(1, 100).safeParse(1.5).success // false: "expected a whole number from 1 to 100, received 1.5"
- */
-export function wholeNumber(min: number, max: number, what = `a whole number from ${min} to ${max}`) {
-  return z.number(expected(what)).int(expected(what)).min(min, expected(what)).max(max, expected(what))
-}
 
 /** `$limit` of the lists. */
 export const pageSizeSchema = wholeNumber(1, MAX_PAGE_SIZE)
 
-const WHOLE = /^[+-]?\d+(?:\.\d+)?$/
+/** A number as a query writes it: digits, an optional sign and fraction (no exponent, no hex). */
+const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
+
+/**
+ * `value` as a number when it is a string that looks like one (`" 90 "`, `"1.5"`), else as it
+ * is: query values are strings, and a JSON body may send numbers as strings too.
+ *
+ * @example coerceNumeric('90') // 90; coerceNumeric('x') // 'x'
+ */
+export function coerceNumeric(value: unknown): unknown {
+  return typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value) : value
+}
+
+/**
+ * The named parameters of a query (one value each: a repeated one is pushed to `issues`) or of
+ * a JSON object, with the `numeric` ones coerced ({@link coerceNumeric}); absent ones left out.
+ * How every query of the HTTP interface becomes typed parameters, before its schema checks them.
+ *
+ * @example readParams(new URLSearchParams('quality=90'), ['format', 'quality'], ['quality'], []) // { quality: 90 }
+ */
+export function readParams(source: URLSearchParams | Record<string, unknown>, names: readonly string[], numeric: readonly string[], issues: LithoIssue[]): Record<string, unknown> {
+  const raw: Record<string, unknown> = {}
+  for (const name of names) {
+    let value: unknown
+    if (source instanceof URLSearchParams) {
+      const all = source.getAll(name)
+      if (all.length > 1) issues.push({ path: name, message: `expected one value, received ${all.length}` })
+      value = all[0]
+    } else value = source[name]
+    if (value === undefined) continue
+    raw[name] = numeric.includes(name) ? coerceNumeric(value) : value
+  }
+  return raw
+}
 
 /**
  * Validates the named parameters of `query` with `schema` (unknown parameters are ignored).
@@ -42,16 +65,8 @@ const WHOLE = /^[+-]?\d+(?:\.\d+)?$/
  * @example parseQuery(new URLSearchParams('$limit=5'), z.object({ $limit: pageSizeSchema.optional() }), ['$limit']) // { $limit: 5 }
  */
 export function parseQuery<T extends z.ZodObject>(query: URLSearchParams, schema: T, numeric: readonly string[] = []): z.output<T> {
-  const raw: Record<string, unknown> = {}
   const issues: LithoIssue[] = []
-  for (const name of Object.keys(schema.shape)) {
-    const all = query.getAll(name)
-    if (all.length > 1) issues.push({ path: name, message: `expected one value, received ${all.length}` })
-    let value: unknown = all[0]
-    if (value === undefined) continue
-    if (numeric.includes(name) && typeof value === 'string' && WHOLE.test(value.trim())) value = Number(value)
-    raw[name] = value
-  }
+  const raw = readParams(query, Object.keys(schema.shape), numeric, issues)
   const result = schema.safeParse(raw)
   if (!result.success) issues.push(...toLithoIssues(result.error))
   if (issues.length > 0) throw invalidRequest(issues)

@@ -13,8 +13,9 @@ import { attachQuota } from '../quota/error-quota.js'
 import { meterRenders } from '../quota/meter-renders.js'
 import { settleRefund } from '../quota/settle-refund.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
-import { DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
-import { loadPublishedDesign, newId, prepareRender, type PreparedRender } from './prepare-render.js'
+import { DEFAULT_DELIVERY, DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
+import { DEFAULT_FORMAT, DEFAULT_QUALITY } from '../render/defaults.js'
+import { loadPublishedDesign, newId, prepareRender, renderPreparedDocument, type PreparedRender } from './prepare-render.js'
 import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
 import { storeRender } from './store-render.js'
 
@@ -62,9 +63,9 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
   return renderPrepared(services, {
     account,
     prepared,
-    format: params.format ?? 'jpeg',
-    quality: params.quality ?? 80,
-    delivery: params.delivery ?? 'stream',
+    format: params.format ?? DEFAULT_FORMAT,
+    quality: params.quality ?? DEFAULT_QUALITY,
+    delivery: params.delivery ?? DEFAULT_DELIVERY,
     expiresInMinutes: params.expiresIn ?? DEFAULT_EXPIRES_IN_MINUTES,
   })
 }
@@ -100,7 +101,7 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
   const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: renderId, now })
   const quota: QuotaState = { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt }
   try {
-    const result = await services.renderer.render(prepared.document, { format: request.format, quality: request.quality, variation: prepared.variation })
+    const result = await renderPreparedDocument(services.renderer, prepared, { format: request.format, quality: request.quality })
     const warnings = [...prepared.warnings, ...result.warnings]
     if (delivery === 'stream')
       return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }

@@ -20,7 +20,8 @@ export interface RenderServices {
   meter: Meter
   /** Records stored files for the retention sweep (`sweepStoredFiles`); without it they are never swept. */
   retention?: RetentionIndex
-  renderer: Pick<Renderer, 'render'>
+  /** The renderer; its `renderResolved`, when it has one (the pool does), spares a second resolve of each render. */
+  renderer: Pick<Renderer, 'render' | 'renderResolved'>
   /** @default the system clock */
   clock?: Clock
   /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */

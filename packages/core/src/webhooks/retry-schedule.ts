@@ -4,7 +4,7 @@
  *
  * @module webhooks/retry-schedule
  */
-import { describeReceived, invalidArgument } from '../render/images/argument-error.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 
 const SECOND = 1_000
 const MINUTE = 60 * SECOND

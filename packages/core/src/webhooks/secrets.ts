@@ -6,7 +6,7 @@
  */
 import type { AuthStateStore } from '../contracts/auth-state-store.js'
 import { LithoError } from '../errors.js'
-import { describeReceived, invalidArgument } from '../render/images/argument-error.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { generateWebhookSecret, isWebhookSecret } from './secret-format.js'
 
 /** The stored value under `whsec.<userId>`. */

@@ -6,12 +6,10 @@
  *
  * @module webhooks/sender
  */
-import { describeToken, findCause } from '../render/images/fetch-remote.js'
 import { Webhook } from 'standardwebhooks'
-import { Agent, fetch as undiciFetch } from 'undici'
-import { describeReceived, invalidArgument } from '../render/images/argument-error.js'
-import { assertNetworkPolicy, isAddressAllowed, type NetworkPolicy } from '../render/images/network-policy.js'
-import { ConnectRefusal, createPinnedConnector } from '../render/images/pinned-connector.js'
+import { checkOutboundUrl, classifyConnectFailure, openGuardedAgent, outboundFetch } from '../network/outbound.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
+import { assertNetworkPolicy, isAddressAllowed, type NetworkPolicy } from '../network/policy.js'
 import { isWebhookSecret } from './secret-format.js'
 
 /** The default whole-request timeout (Svix: 15 s to answer; Standard Webhooks: 15–30 s). */
@@ -147,14 +145,19 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       }, timeoutMs)
       // One Agent per attempt: its connector carries the policy, and destroying it afterwards
       // guarantees no socket outlives the attempt.
-      const agent = new Agent({ connect: createPinnedConnector(policy, timeoutMs) })
+      const agent = openGuardedAgent(policy, timeoutMs)
       try {
-        const response = await undiciFetch(url.trim(), {
+        const response = await outboundFetch.raw<ReadableStream<Uint8Array>, 'stream'>(url.trim(), {
           method: 'POST',
           body,
           dispatcher: agent,
           signal: controller.signal,
+          // A redirect is a failure to report (below), never a hop to follow.
           redirect: 'manual',
+          // One attempt: retrying is the caller's, on its own schedule (retry-schedule).
+          retry: 0,
+          ignoreResponseError: true,
+          responseType: 'stream',
           headers: {
             'content-type': 'application/json',
             'user-agent': userAgent,
@@ -171,16 +174,13 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
         return failed('http_status', `HTTP ${status}`, status)
       } catch (error) {
         if (timedOut) return failed('timeout', `timeout after ${timeoutMs} ms`)
-        const refusal = findCause(error, (cause): cause is ConnectRefusal => cause instanceof ConnectRefusal)
-        if (refusal !== undefined) {
-          if (refusal.reason === 'timeout') return failed('timeout', `timeout after ${timeoutMs} ms (name resolution)`)
-          // The refusal message names the host the caller gave, never the internal address a
-          // name resolved to.
-          return failed(refusal.reason, refusal.reason === 'blocked_address' ? `blocked address: ${refusal.message}` : refusal.message)
-        }
-        const coded = findCause(error, (cause): cause is Error & { code: string } => typeof (cause as { code?: unknown }).code === 'string')
-        if (coded?.code === 'UND_ERR_CONNECT_TIMEOUT') return failed('timeout', `timeout after ${timeoutMs} ms (connect)`)
-        return failed('network', `connection failed${coded === undefined ? '' : ` (${describeToken(coded.code)})`}`)
+        const failure = classifyConnectFailure(error)
+        if (failure.reason === 'connect_timeout') return failed('timeout', `timeout after ${timeoutMs} ms (connect)`)
+        if (failure.reason === 'network') return failed('network', `connection failed${failure.code === undefined ? '' : ` (${failure.code})`}`)
+        if (failure.reason === 'timeout') return failed('timeout', `timeout after ${timeoutMs} ms (name resolution)`)
+        // The refusal message names the host the caller gave, never the internal address a
+        // name resolved to.
+        return failed(failure.reason, failure.reason === 'blocked_address' ? `blocked address: ${failure.message}` : failure.message)
       } finally {
         clearTimeout(timer)
         agent.destroy().catch(() => {})
@@ -203,17 +203,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 export function webhookUrlProblem(url: string, policy: NetworkPolicy): { reason: 'bad_url' | 'blocked_address'; problem: string } | undefined {
   if (typeof url !== 'string') throw invalidArgument(`Expected url to be a string but received ${describeReceived(url)}`)
   assertNetworkPolicy(policy, 'policy')
-  let parsed: URL
-  try {
-    parsed = new URL(url.trim())
-  } catch {
-    return { reason: 'bad_url', problem: 'expected an absolute https: URL' }
-  }
-  const expected = policy.allowHttp ? 'https: or http:' : 'https:'
-  if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && policy.allowHttp)) {
-    return { reason: 'bad_url', problem: `the scheme ${describeToken(parsed.protocol)} is not allowed (expected ${expected})` }
-  }
-  if (parsed.username !== '' || parsed.password !== '') return { reason: 'bad_url', problem: 'URLs with credentials are not allowed' }
+  const parsed = checkOutboundUrl(url.trim(), undefined, policy)
+  if (typeof parsed === 'string') return { reason: 'bad_url', problem: parsed }
   // WHATWG URL parsing already normalised 0x7f000001, 2130706433 and 127.1 to dotted IPv4.
   const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname
   if (/^[\d.]+$/.test(host) || host.includes(':')) {

@@ -219,6 +219,19 @@ describe('image loader › caching', () => {
     expect(requestsFor('/uncached.png')).toBe(2)
   })
 
+  it('fetches a URL again once cacheTtlMs has passed, and shows what it serves now', async () => {
+    const loader = createImageLoader({ policy: testPolicy(), cacheTtlMs: 50 })
+    const url = serve('/replaced.png', await solidPng(16, 16, '#ff0000'))
+    const before = await loader.prepare(url, { width: 8, height: 8, fit: 'cover' })
+    await loader.prepare(url, { width: 8, height: 8, fit: 'cover' })
+    expect(requestsFor('/replaced.png')).toBe(1)
+    serve('/replaced.png', await solidPng(16, 16, '#0000ff'))
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    const after = await loader.prepare(url, { width: 8, height: 8, fit: 'cover' })
+    expect(requestsFor('/replaced.png')).toBe(2)
+    expect(after.dataUri).not.toBe(before.dataUri)
+  })
+
   it('evicts by total bytes', async () => {
     const body = await solidPng(200, 200, '#0f0f0f')
     const loader = createImageLoader({ policy: testPolicy(), cacheBytes: body.length + 10 })

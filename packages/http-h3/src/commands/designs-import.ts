@@ -13,9 +13,8 @@
  */
 import { basename, extname } from 'node:path'
 import { parseArgs } from 'node:util'
-import { PLANS, createOwned, validateDesign } from '@litho/core'
-import type { DesignRecord } from '@litho/core/contracts'
-import { printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
+import { LithoError, createDesign, updateDesign, validateDesign } from '@litho/core'
+import { printJson, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
 import { DESIGNS_IMPORT } from './definitions.js'
 import { readDesignFile } from './_read-design-file.js'
@@ -47,37 +46,31 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
   return withBackends(values.data, io, async ({ accounts, designs, meter }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email}`)
-    const now = (io.now?.() ?? new Date()).toISOString()
-    const content = values.publish ? { design: document, draft: null } : { draft: document }
-
-    if (values.id !== undefined) {
-      const stored = await designs.get(values.id)
-      // Someone else's design is reported exactly like a missing one.
-      if (stored === null || stored.ownerId !== user.id) throw new CommandError(`no design ${values.id} owned by ${email}`)
-      const record: DesignRecord = { ...stored, ...content, name: flagName ?? recordName ?? stored.name, updatedAt: now }
-      if (!(await designs.update(record))) throw new CommandError(`no design ${values.id} owned by ${email} (it was deleted meanwhile)`)
-      await printJson(io, { id: record.id, renderCode: record.renderCode })
+    // The same operations as the MCP tools and the HTTP routes (service/design-writes of
+    // @litho/core): the atomic template count, the ids, the draft/publish rules live there.
+    const services = { designs, meter, clock: { now: () => io.now?.() ?? new Date() } }
+    const publish = values.publish === true
+    try {
+      const written =
+        values.id !== undefined
+          ? await updateDesign(services, { account: { id: user.id }, id: values.id, document, publish, name: flagName ?? recordName })
+          : await createDesign(services, {
+              account: { id: user.id, plan: user.plan },
+              name: flagName ?? recordName ?? checkName('the file name', basename(file, extname(file)) || basename(file), CommandError),
+              document,
+              publish,
+            })
+      await printJson(io, { id: written._id, renderCode: written.renderCode })
       return 0
+    } catch (error) {
+      // Someone else's design is reported exactly like a missing one.
+      if (LithoError.isInstance(error) && error.code === 'ERR_DESIGN_NOT_FOUND') throw new CommandError(`no design ${values.id} owned by ${email}`)
+      if (LithoError.isInstance(error) && error.code === 'ERR_TEMPLATE_LIMIT') {
+        const { limit, count } = error.details as { limit: number; count: number }
+        throw new CommandError(`${email} is on the ${user.plan} plan, which allows ${limit} designs, and has ${count}; import into an existing one with --id, or move the user to a larger plan`)
+      }
+      throw error
     }
-
-    const record: DesignRecord = {
-      id: randomId('d_', 12),
-      ownerId: user.id,
-      name: flagName ?? recordName ?? checkName('the file name', basename(file, extname(file)) || basename(file), CommandError),
-      renderCode: randomId('', 16),
-      ...(values.publish ? { design: document, draft: null } : { design: null, draft: document }),
-      createdAt: now,
-      updatedAt: now,
-    }
-    const limit = PLANS[user.plan].templates
-    // The same atomic count as the HTTP and MCP creates (quota/owned-count of @litho/core).
-    const owned = { kind: 'designs' as const, owner: user.id, countExisting: async () => (await designs.listByOwner(user.id, { offset: 0, limit: 1 })).total }
-    const outcome = await createOwned(meter, owned, { id: record.id, limit }, () => designs.create(record))
-    if (!outcome.created) {
-      throw new CommandError(`${email} is on the ${user.plan} plan, which allows ${limit} designs, and has ${outcome.count}; import into an existing one with --id, or move the user to a larger plan`)
-    }
-    await printJson(io, { id: record.id, renderCode: record.renderCode })
-    return 0
   })
 }
 

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { LithoError } from '../../errors.js'
-import { createLruCache } from '../../_internal/lru.js'
+import { LRUCache } from 'lru-cache'
 import type { RenderWarning } from '../types.js'
 import { CJK_FONTS_PACKAGE, loadCjkFamilies } from './cjk-fonts.js'
 import { emojiDataUri } from './emoji.js'
@@ -94,7 +94,9 @@ function faceOf(subset: FontSubset): SatoriFont {
 
 // Custom fonts by URL. Bounded by count and bytes because documents name arbitrary URLs:
 // 64 faces / 64 MB holds every face of a busy tenant set without letting one grow memory.
-const customFaces = createLruCache<string, Buffer>({ maxEntries: 64, maxSize: 64 * 1024 * 1024, sizeOf: (b) => b.length })
+// Kept 10 minutes at most, as remote images are (render/images/image-loader): a font changed at
+// the same URL is fetched again, instead of for the life of the worker.
+const customFaces = new LRUCache<string, Buffer>({ max: 64, maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.length), ttl: 10 * 60 * 1000 })
 const inflight = new Map<string, Promise<Buffer>>()
 
 // satori reads TTF, OTF, WOFF and WOFF2, not collections.

@@ -4,14 +4,12 @@
  *
  * @module render/images/fetch-remote
  */
-import { createFetch } from 'ofetch'
-import { Agent, Headers as UndiciHeaders, fetch as undiciFetch } from 'undici'
 import { LithoError } from '../../errors.js'
-import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
 import { decodeDataUri } from './data-uri.js'
 import { describeSource } from './describe-source.js'
-import { assertNetworkPolicy, type NetworkPolicy } from './network-policy.js'
-import { ConnectRefusal, createPinnedConnector } from './pinned-connector.js'
+import { assertNetworkPolicy, type NetworkPolicy } from '../../network/policy.js'
+import { checkOutboundUrl, classifyConnectFailure, describeToken, openGuardedAgent, outboundFetch } from '../../network/outbound.js'
 
 /** Bounds on one fetch, redirects included. */
 export interface FetchLimits {
@@ -113,14 +111,6 @@ export async function fetchRemote(url: string, options: FetchRemoteOptions): Pro
 
 type Fail = (reason: FetchFailureReason, problem: string, extra?: Record<string, unknown>, cause?: unknown) => LithoError
 
-// ofetch over undici's own fetch, so the undici Agent below (with our connector) is honoured:
-// Node's bundled fetch may be a different undici version than the Agent.
-const $fetch = createFetch({
-  fetch: undiciFetch as unknown as typeof globalThis.fetch,
-  Headers: UndiciHeaders as unknown as typeof globalThis.Headers,
-  AbortController,
-})
-
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 async function fetchOverNetwork(first: URL, policy: NetworkPolicy, limits: FetchLimits, accept: string, fail: Fail): Promise<FetchedResource> {
@@ -132,12 +122,12 @@ async function fetchOverNetwork(first: URL, policy: NetworkPolicy, limits: Fetch
   }, limits.timeoutMs)
   // One Agent per call: its connector carries this call's policy and connect timeout, and
   // destroying it afterwards guarantees no socket (and no half-read body) outlives the fetch.
-  const agent = new Agent({ connect: createPinnedConnector(policy, limits.connectTimeoutMs) })
+  const agent = openGuardedAgent(policy, limits.connectTimeoutMs)
   let current = first
 
   try {
     for (let hop = 0; ; hop++) {
-      const response = await $fetch.raw<ReadableStream<Uint8Array>, 'stream'>(current.href, {
+      const response = await outboundFetch.raw<ReadableStream<Uint8Array>, 'stream'>(current.href, {
         method: 'GET',
         dispatcher: agent,
         signal: controller.signal,
@@ -190,15 +180,10 @@ async function fetchOverNetwork(first: URL, policy: NetworkPolicy, limits: Fetch
     if (LithoError.isInstance(error)) throw error
     const hopNote = current === first ? '' : ` (redirected to ${describeSource(current.href)})`
     if (timedOut) throw fail('timeout', `no complete response within ${limits.timeoutMs} ms${hopNote}`, { limit: limits.timeoutMs }, error)
-    const refusal = findCause(error, (cause): cause is ConnectRefusal => cause instanceof ConnectRefusal)
-    if (refusal !== undefined) {
-      throw fail(refusal.reason, `${refusal.message}${hopNote}`, refusal.address === undefined ? {} : { address: refusal.address }, error)
-    }
-    const coded = findCause(error, (cause): cause is Error & { code: string } => typeof (cause as { code?: unknown }).code === 'string')
-    if (coded?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-      throw fail('timeout', `could not connect within ${limits.connectTimeoutMs} ms${hopNote}`, { limit: limits.connectTimeoutMs }, error)
-    }
-    throw fail('network', `the connection failed${coded === undefined ? '' : ` (${describeToken(coded.code)})`}${hopNote}`, {}, error)
+    const failure = classifyConnectFailure(error)
+    if (failure.reason === 'connect_timeout') throw fail('timeout', `could not connect within ${limits.connectTimeoutMs} ms${hopNote}`, { limit: limits.connectTimeoutMs }, error)
+    if (failure.reason === 'network') throw fail('network', `the connection failed${failure.code === undefined ? '' : ` (${failure.code})`}${hopNote}`, {}, error)
+    throw fail(failure.reason, `${failure.message}${hopNote}`, failure.address === undefined ? {} : { address: failure.address }, error)
   } finally {
     clearTimeout(timer)
     agent.destroy().catch(() => {})
@@ -225,22 +210,10 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
   }
 }
 
-/** Parses `text` (relative to `base`) and applies the scheme rules; returns the problem on refusal. */
+/** An outbound URL (network/outbound), with the message a `data:`-accepting source needs. */
 function parseFetchableUrl(text: string, base: URL | undefined, policy: NetworkPolicy): URL | string {
-  let url: URL
-  try {
-    url = new URL(text, base)
-  } catch {
-    return `expected an absolute https: URL or a data: URI`
-  }
-  const allowed = policy.allowHttp ? 'https: or http:' : 'https:'
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    return `the scheme ${describeToken(url.protocol)} is not allowed (expected ${allowed})`
-  }
-  // user:pass@ has no use for public images and is the classic allow-list confusion
-  // (https://allowed.example@evil.example/); undici would also forward the credentials.
-  if (url.username !== '' || url.password !== '') return 'URLs with credentials are not allowed'
-  return url
+  const checked = checkOutboundUrl(text, base, policy)
+  return checked === 'expected an absolute https: URL' ? 'expected an absolute https: URL or a data: URI' : checked
 }
 
 function resolveFetchLimits(limits: Partial<FetchLimits> | undefined): FetchLimits {
@@ -253,22 +226,4 @@ function resolveFetchLimits(limits: Partial<FetchLimits> | undefined): FetchLimi
     }
   }
   return resolved
-}
-
-/** The first error in `error`'s cause chain that `match` accepts (internal: shared with the webhook sender). */
-export function findCause<T extends object>(error: unknown, match: (cause: object) => cause is T): T | undefined {
-  let current: unknown = error
-  // Causes nest a few levels (ofetch FetchError → TypeError('fetch failed') → ours); bound the
-  // walk so a cyclic cause chain cannot loop.
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    if (match(current)) return current
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
-}
-
-/** Echoes a short server- or user-supplied token (a scheme, an encoding, an error code) safely (internal). */
-export function describeToken(token: string): string {
-  const clean = token.replace(/[^\w.:+-]/g, '')
-  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean
 }

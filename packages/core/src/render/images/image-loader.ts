@@ -7,11 +7,11 @@
  */
 import { createHash } from 'node:crypto'
 import { LithoError } from '../../errors.js'
-import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
 import { describeSource } from './describe-source.js'
 import { DEFAULT_FETCH_LIMITS, fetchRemote, type FetchLimits } from './fetch-remote.js'
-import { createLruCache } from '../../_internal/lru.js'
-import { assertNetworkPolicy, type NetworkPolicy } from './network-policy.js'
+import { LRUCache } from 'lru-cache'
+import { assertNetworkPolicy, type NetworkPolicy } from '../../network/policy.js'
 import { normalizeBox } from './plan-resize.js'
 import { ImageRefusal, resizeImage } from './resize-image.js'
 import { describeContent, sniffImageFormat } from './sniff-format.js'
@@ -62,6 +62,8 @@ export interface ImageLoaderOptions {
   cacheEntries?: number
   /** max total bytes of cached bytes, per cache: source bytes, and prepared data: URIs (default 64 MiB) */
   cacheBytes?: number
+  /** How long fetched bytes are reused for the same URL, in ms, before it is fetched again (default 10 minutes). */
+  cacheTtlMs?: number
 }
 
 /** Loads and sizes images for one renderer (one worker thread). */
@@ -79,6 +81,10 @@ const DEFAULT_CACHE_ENTRIES = 64
 // small ones. It applies to each cache and each loader (one per worker thread), so the process
 // total is about 2 × 64 MB × workers.
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
+// A URL's bytes are reused for 10 minutes, then fetched again: an image replaced at the same URL
+// (a logo, a product photo) shows in renders within minutes, not only after a worker restarts,
+// while a design rendered in a burst (a bulk request, a carousel) still fetches each image once.
+const DEFAULT_CACHE_TTL_MS = 10 * 60 * 1000
 // What we ask servers for; the bytes are sniffed regardless of what comes back.
 const ACCEPT = 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/svg+xml;q=0.9,*/*;q=0.1'
 
@@ -104,11 +110,17 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
   const limits = resolveImageLimits(options.limits)
   const cacheEntries = resolveCount('cacheEntries', options.cacheEntries, DEFAULT_CACHE_ENTRIES)
   const cacheBytes = resolveCount('cacheBytes', options.cacheBytes, DEFAULT_CACHE_BYTES)
+  const cacheTtlMs = resolveCount('cacheTtlMs', options.cacheTtlMs, DEFAULT_CACHE_TTL_MS)
 
-  // Raw bytes by URL, so a second box for the same image skips the network.
-  const sources = createLruCache<string, Source>({ maxEntries: cacheEntries, maxSize: cacheBytes, sizeOf: (source) => source.bytes.byteLength })
-  // Finished results by content and geometry; a data: URI string is ~1 byte per character.
-  const prepared = createLruCache<string, PreparedImage>({ maxEntries: cacheEntries, maxSize: cacheBytes, sizeOf: (image) => image.dataUri.length })
+  // Raw bytes by URL, so a second box for the same image skips the network; for cacheTtlMs
+  // only, since what a URL serves can change. (lru-cache sizes must be positive: an empty body counts 1.)
+  // 0 entries, 0 bytes or a TTL of 0 turn a cache off (lru-cache itself reads 0 as "no bound").
+  const keepPrepared = cacheEntries > 0 && cacheBytes > 0
+  const keepSources = keepPrepared && cacheTtlMs > 0
+  const sources = new LRUCache<string, Source>({ max: Math.max(1, cacheEntries), maxSize: Math.max(1, cacheBytes), sizeCalculation: (source) => Math.max(1, source.bytes.byteLength), ttl: Math.max(1, cacheTtlMs) })
+  // Finished results by content hash and geometry: what is cached can never be stale, so no TTL.
+  // A data: URI string is ~1 byte per character.
+  const prepared = new LRUCache<string, PreparedImage>({ max: Math.max(1, cacheEntries), maxSize: Math.max(1, cacheBytes), sizeCalculation: (image) => Math.max(1, image.dataUri.length) })
   // One fetch per URL at a time; entries live only while the fetch is pending.
   const inFlight = new Map<string, Promise<Source>>()
   // Bumped by clear(), so a fetch that started before clear() does not refill the cache.
@@ -127,7 +139,7 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
     const started = generation
     const fetching = fetchRemote(src, { policy, limits, accept: ACCEPT }).then((fetched) => {
       const source = toSource(fetched)
-      if (generation === started) sources.set(src, source)
+      if (generation === started && keepSources) sources.set(src, source)
       return source
     })
     inFlight.set(src, fetching)
@@ -169,7 +181,7 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
           details: { url: describeSource(src), reason: error.reason, format, ...error.extra },
         })
       }
-      if (generation === started) prepared.set(key, image)
+      if (generation === started && keepPrepared) prepared.set(key, image)
       return image
     },
     clear() {

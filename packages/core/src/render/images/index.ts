@@ -4,7 +4,7 @@
  *
  * @module render/images
  */
-export { isAddressAllowed, networkPolicyFromEnv, type NetworkPolicy } from './network-policy.js'
+export { isAddressAllowed, networkPolicyFromEnv, type NetworkPolicy } from '../../network/policy.js'
 export { DEFAULT_FETCH_LIMITS, fetchRemote, type FetchFailureReason, type FetchLimits, type FetchRemoteOptions, type FetchedResource } from './fetch-remote.js'
 export {
   DEFAULT_IMAGE_LIMITS,

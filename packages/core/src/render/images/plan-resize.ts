@@ -4,7 +4,7 @@
  *
  * @module render/images/plan-resize
  */
-import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
 import type { ImageBox } from './image-loader.js'
 
 // reliability.md §0: tiny-skia (resvg) misbehaves above ~8,000 px (resvg #570), and no design

@@ -9,12 +9,12 @@
  *   answers differently the second time; pinning the checked address closes that gap;
  * - every redirect hop to a new origin opens a new connection, so it passes through here too.
  *
- * @module render/images/pinned-connector
+ * @module network/pinned-connector
  */
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { buildConnector } from 'undici'
-import { isAddressAllowed, type NetworkPolicy } from './network-policy.js'
+import { isAddressAllowed, type NetworkPolicy } from './policy.js'
 
 /** Why the connector refused or failed, before any socket was opened. */
 export class ConnectRefusal extends Error {

@@ -3,10 +3,10 @@
  * a public unicast address, so a design cannot make the renderer read internal services
  * (cloud metadata at 169.254.169.254, admin ports on loopback, the private network).
  *
- * @module render/images/network-policy
+ * @module network/policy
  */
 import ipaddr from 'ipaddr.js'
-import { describeReceived, invalidArgument } from './argument-error.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 
 /** Where remote fetches may connect; pass the same policy to every fetch of one deployment. */
 export interface NetworkPolicy {

@@ -2,7 +2,7 @@
  * Caller misuse (a bad option, a malformed policy) is a coded `TypeError` thrown at once,
  * never a {@link LithoError}: it is a bug in the calling code, not a property of the input.
  *
- * @module render/images/argument-error
+ * @module _internal/argument-error
  */
 
 /** A `TypeError` with Node's `ERR_INVALID_ARG_VALUE` code, for options that fail validation. */

@@ -1,0 +1,259 @@
+/**
+ * Design previews, transport-free (the MCP tool `render_preview`): one of the account's designs,
+ * draft or published, rendered to a PNG no larger than `maxSide`, with the overrides and
+ * variation a render would take. An image that cannot be loaded is left out with a warning.
+ *
+ * @module service/preview
+ */
+import sharp from 'sharp'
+import * as z from 'zod'
+import { expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
+import { applyOverrides } from '../design/overrides.js'
+import { MAX_DIMENSION, type Component, type DesignDocument } from '../design/schema.js'
+import { mapComponents, walkComponents } from '../design/walk.js'
+import { LithoError, formatIssues } from '../errors.js'
+import { DEFAULT_QUALITY } from '../render/defaults.js'
+import type { RenderResult } from '../render/render-document.js'
+import { resolveDesign } from '../render/resolve-document.js'
+import type { RenderWarning } from '../render/types.js'
+import { parseInput, validated } from './check-document.js'
+import { designIdSchema } from './design-inputs.js'
+import type { AuthoringServices } from './design-writes.js'
+import { isPresent, loadOwnDesign } from './designs.js'
+import type { BearerAccount } from './bearer-services.js'
+import type { RendererPort } from './prepare-render.js'
+
+/** Long side of a preview when `maxSide` is absent, in pixels. */
+export const DEFAULT_PREVIEW_MAX_SIDE = 1024
+/** Smallest `maxSide` of a preview, in pixels. */
+export const MIN_PREVIEW_MAX_SIDE = 16
+
+/**
+ * The agent-facing input of {@link previewDesign} (the `render_preview` tool).
+ *
+ * @example PreviewDesignInputSchema.parse({ id: 'd_3Jx9Qm2LpZ7a', overrides: { 'title.text': 'Hi' }, variation: 'story' })
+ */
+export const PreviewDesignInputSchema = z.object({
+  id: designIdSchema,
+  source: z
+    .enum(['draft', 'published'], expected('"draft" or "published"'))
+    .optional()
+    .meta({ description: 'Which version to render: "draft" (the unpublished changes) or "published" (what the render URL renders). Omitted: the draft if there is one, else the published version.' }),
+  overrides: z
+    .record(z.string(), z.unknown(), expected('an object of "key.field" values'))
+    .optional()
+    .meta({
+      description:
+        'Values to try, as a render would receive them: dot-path keys `{ "title.text": "Hi", "photo.src": "https://…" }` or nested `{ "title": { "text": "Hi" } }`. ' +
+        'Only a component\'s dynamic fields can be overridden; the valid keys are those of `data.flatten` from `get_render_config`. Keys that name nothing are ignored and listed in the warnings.',
+    }),
+  variation: z
+    .string(expected('a variation id'))
+    .max(64, expected('a variation id of at most 64 characters'))
+    .optional()
+    .meta({ description: 'A variation id (`variations[].id` of the document; `get_render_config` lists them). Omitted or "master": the base size.' }),
+  maxSide: wholeNumber(MIN_PREVIEW_MAX_SIDE, MAX_DIMENSION)
+    .optional()
+    .meta({
+      description: `Longest side of the preview image in pixels, ${MIN_PREVIEW_MAX_SIDE}-${MAX_DIMENSION}. The design is rendered at its full size and scaled down to fit; never up.`,
+      default: DEFAULT_PREVIEW_MAX_SIDE,
+    }),
+})
+/** The input of `render_preview`, e.g. `{ id: 'd_3Jx9Qm2LpZ7a', source: 'draft', maxSide: 512 }`. */
+export type PreviewDesignInput = z.input<typeof PreviewDesignInputSchema>
+
+/**
+ * A preview: who asks, which design, and how to render it (see {@link PreviewDesignInputSchema}).
+ *
+ * @example const request: PreviewDesignRequest = { account: { id: 'u_1' }, id: 'd_3Jx9Qm2LpZ7a', overrides: { 'title.text': 'Hi' } }
+ */
+export interface PreviewDesignRequest {
+  account: BearerAccount
+  id: string
+  source?: 'draft' | 'published' | undefined
+  overrides?: Record<string, unknown> | undefined
+  variation?: string | undefined
+  /** @default 1024 */
+  maxSide?: number | undefined
+}
+
+/**
+ * A preview warning that the renderer has no code for: an image of the design could not be
+ * loaded, so the preview leaves it out (a real render of the design fails with `errorCode`).
+ *
+ * @example const warning: ImageFailedWarning = { code: 'image_failed', key: 'photo', errorCode: 'ERR_IMAGE_FETCH', message: 'photo: … The preview leaves this image out; …' }
+ */
+export interface ImageFailedWarning {
+  code: 'image_failed'
+  /** Key of the image component. */
+  key: string
+  /** The error a render of the design raises for this image. */
+  errorCode: 'ERR_IMAGE_FETCH' | 'ERR_IMAGE_INVALID'
+  /** One readable sentence: what failed and what to do. */
+  message: string
+}
+
+/** A warning of a preview: the renderer's warnings, plus images left out, e.g. `{ code: 'text_shrunk', key: 'title', message: '…' }`. */
+export type PreviewWarning = RenderWarning | ImageFailedWarning
+
+/**
+ * The result of {@link previewDesign}.
+ *
+ * @example const { bytes, width, height, warnings }: DesignPreview = await previewDesign(services, request)
+ */
+export interface DesignPreview {
+  /** The PNG image. */
+  bytes: Uint8Array
+  contentType: 'image/png'
+  /** Size of the preview in pixels (the long side is at most `maxSide`). */
+  width: number
+  height: number
+  /** Preview pixels per pixel of the rendered size: 1 when not scaled down, e.g. 0.474 for 2160 → 1024. */
+  scale: number
+  /** The version rendered. */
+  source: 'draft' | 'published'
+  /** `master` or the variation id rendered. */
+  variation: string
+  /** Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out. */
+  warnings: PreviewWarning[]
+}
+
+/**
+ * Renders one of the account's designs to a PNG whose long side is at most `maxSide` (default
+ * 1024): the draft by default when there is one, else the published version, with optional
+ * overrides and variation, as a render would. The design is rendered at its full size and scaled
+ * down with sharp (the renderer has no size option). Previews by the owner are not metered: they
+ * never count against the render quota.
+ *
+ * An image that cannot be loaded does not fail the preview: the image is left out and an
+ * `image_failed` warning says which one and why (a real render of the design fails with that
+ * error until it is fixed). Fonts that fail (`ERR_FONT_FETCH`) do fail the preview.
+ *
+ * @throws LithoError `ERR_DESIGN_NOT_FOUND` as `getDesign`; `ERR_INVALID_REQUEST` for a bad input or
+ * a `source` the design does not have (path `source`); `ERR_INVALID_OVERRIDE` (paths
+ * `overrides.<key>`); `ERR_UNKNOWN_VARIATION` (`details.available` lists the ids); `ERR_FONT_FETCH`,
+ * `ERR_RENDER_BUSY`, `ERR_RENDER_FAILED` from the renderer.
+ * @example
+ * const preview = await previewDesign({ designs, renderer }, { account: { id: 'u_1' }, id: 'd_3Jx9Qm2LpZ7a', overrides: { 'title.text': 'Hi' } })
+ * fs.writeFileSync('preview.png', preview.bytes)
+ */
+export async function previewDesign(services: Pick<AuthoringServices, 'designs' | 'renderer'>, request: PreviewDesignRequest): Promise<DesignPreview> {
+  const input = parseInput(PreviewDesignInputSchema, {
+    id: request.id,
+    source: request.source,
+    overrides: request.overrides,
+    variation: request.variation,
+    maxSide: request.maxSide,
+  })
+  const record = await loadOwnDesign(services, request.account, input.id)
+  const source = input.source ?? (isPresent(record.draft) ? 'draft' : 'published')
+  const stored = source === 'draft' ? record.draft : record.design
+  if (!isPresent(stored))
+    throw invalidRequest([
+      {
+        path: 'source',
+        message: source === 'draft' ? `design "${record.id}" has no draft (it is all published); use "published" or omit "source"` : `design "${record.id}" is not published yet; use "draft" or omit "source"`,
+      },
+    ])
+  let document = validated(stored, source === 'draft' ? 'draft' : 'design')
+  const warnings: PreviewWarning[] = []
+  if (input.overrides !== undefined) {
+    const applied = applyPreviewOverrides(document, input.overrides)
+    document = applied.document
+    warnings.push(...applied.ignored.map((i): RenderWarning => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })))
+  }
+
+  const rendered = await renderLeavingOutBrokenImages(services.renderer, document, input.variation, warnings)
+  const maxSide = input.maxSide ?? DEFAULT_PREVIEW_MAX_SIDE
+  const long = Math.max(rendered.width, rendered.height)
+  let { bytes, width, height } = rendered
+  if (long > maxSide) {
+    const factor = maxSide / long
+    width = Math.max(1, Math.min(maxSide, Math.round(rendered.width * factor)))
+    height = Math.max(1, Math.min(maxSide, Math.round(rendered.height * factor)))
+    bytes = await sharp(rendered.bytes).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer()
+  }
+  return {
+    bytes,
+    contentType: 'image/png',
+    width,
+    height,
+    scale: width / rendered.width,
+    source,
+    variation: rendered.variation,
+    warnings: [...warnings, ...rendered.warnings],
+  }
+}
+
+/** Overrides as a render applies them, with invalid values reported as `overrides.<key>`. */
+function applyPreviewOverrides(document: DesignDocument, overrides: Record<string, unknown>): ReturnType<typeof applyOverrides> {
+  try {
+    return applyOverrides(document, overrides)
+  } catch (error) {
+    if (!LithoError.isInstance(error) || error.code !== 'ERR_INVALID_OVERRIDE') throw error
+    const issues = error.issues.map((issue) => ({ ...issue, path: issue.path ? `overrides.${issue.path}` : 'overrides' }))
+    throw new LithoError('ERR_INVALID_OVERRIDE', `Invalid override (${issues.length === 1 ? '1 problem' : `${issues.length} problems`}):\n${formatIssues(issues)}`, {
+      issues,
+      cause: error,
+      details: error.details,
+    })
+  }
+}
+
+const IMAGE_ERRORS = new Set(['ERR_IMAGE_FETCH', 'ERR_IMAGE_INVALID'])
+
+/** Renders a PNG; an image the renderer cannot load is left out (with a warning) and the render retried. */
+async function renderLeavingOutBrokenImages(
+  renderer: RendererPort,
+  document: DesignDocument,
+  variation: string | undefined,
+  warnings: PreviewWarning[],
+): Promise<RenderResult> {
+  let images = 0
+  walkComponents(document.components, (c) => {
+    if (c.type === 'image') images++
+  })
+  const skipped = new Set<string>()
+  let current = document
+  for (;;) {
+    try {
+      // The document is validated (and overridden) already: resolve the variation, render.
+      if (typeof renderer.renderResolved === 'function') return await renderer.renderResolved(resolveDesign(current, { variation }), { format: 'png', quality: DEFAULT_QUALITY })
+      return await renderer.render(current, { format: 'png', ...(variation === undefined ? {} : { variation }) })
+    } catch (error) {
+      const key = LithoError.isInstance(error) && IMAGE_ERRORS.has(error.code) ? error.details.component : undefined
+      if (typeof key !== 'string' || skipped.has(key) || skipped.size >= images) throw error
+      const code = (error as LithoError).code as ImageFailedWarning['errorCode']
+      const reason = (error as LithoError).message.replace(new RegExp(`^${escapeRegExp(key)}: `), '')
+      skipped.add(key)
+      warnings.push({
+        code: 'image_failed',
+        key,
+        errorCode: code,
+        message: `${key}: the image could not be loaded (${reason}). The preview leaves it out; a real render fails with ${code} until "${key}.src" is a reachable https URL or a data URI of a supported image.`,
+      })
+      current = withoutImage(current, key)
+    }
+  }
+}
+
+/** The document without the `src` of image `key` (in the base layout and in every variation patch). */
+function withoutImage(document: DesignDocument, key: string): DesignDocument {
+  const components = mapComponents(document.components, (c) => {
+    if (c.key !== key || c.type !== 'image') return c
+    const { src: _src, ...rest } = c
+    return rest as Component
+  })
+  const variations = document.variations.map((v) => {
+    const patch = v.components?.[key]
+    if (!patch || !('src' in patch)) return v
+    const { src: _src, ...rest } = patch
+    return { ...v, components: { ...v.components, [key]: rest } }
+  })
+  return { ...document, components, variations }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+

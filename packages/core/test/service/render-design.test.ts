@@ -1,0 +1,70 @@
+import { memoryDesignStore } from '@litho/storage-adapters/design-store'
+import { memoryFileStore } from '@litho/storage-adapters/file-store'
+import { memoryMeter } from '@litho/storage-adapters/memory'
+import { randomBytes } from 'node:crypto'
+import { afterAll, describe, expect, it } from 'vitest'
+import { LithoError, createRenderer, createUrlSigner, renderDesign, type RenderOptions, type RenderResult, type ResolvedDocument } from '../../src/index.js'
+
+const alice = { id: 'u_alice', plan: 'pro' as const }
+const NOW = new Date('2026-11-23T12:00:00Z')
+const design = {
+  version: 2,
+  width: 300,
+  height: 100,
+  background: '#ffffff',
+  components: [
+    { key: 'title', type: 'text', width: 280, height: 40, text: 'Hi' },
+    { type: 'barcode', key: 'ean', y: 40, width: 200, height: 60, value: '4006381333931', symbology: 'ean13' },
+  ],
+  variations: [{ id: 'wide', width: 600, height: 200 }],
+}
+
+async function services(renderer: Parameters<typeof renderDesign>[0]['renderer']) {
+  const designs = memoryDesignStore()
+  const renderCode = `rc_${randomBytes(12).toString('base64url')}`
+  await designs.create({ id: 'd_0001', ownerId: alice.id, name: 'Card', renderCode, design, draft: null, createdAt: NOW.toISOString(), updatedAt: NOW.toISOString() })
+  const files = memoryFileStore({ publicBaseUrl: 'https://render.example.test/files', signer: createUrlSigner({ keys: [{ id: 'k1', secret: randomBytes(32) }] }) })
+  return { services: { designs, files, meter: memoryMeter(), renderer, clock: { now: () => NOW } }, renderCode }
+}
+
+describe('render path › each thing once', () => {
+  const real = createRenderer()
+  afterAll(() => real.close())
+
+  it('render path › the service hands the renderer a resolved document (renderResolved), never the raw one to resolve again', async () => {
+    const calls: Array<{ resolved: ResolvedDocument; output: unknown }> = []
+    const renderer = {
+      render: async (_document: unknown, _options?: RenderOptions): Promise<RenderResult> => {
+        throw new Error('render() must not be called when renderResolved() exists')
+      },
+      renderResolved: async (resolved: ResolvedDocument, output?: unknown): Promise<RenderResult> => {
+        calls.push({ resolved, output })
+        return { bytes: new Uint8Array([1]), contentType: 'image/png', format: 'png', width: resolved.width, height: resolved.height, variation: resolved.variation, warnings: [] }
+      },
+    }
+    const { services: s, renderCode } = await services(renderer)
+    const result = await renderDesign(s, { account: alice, renderCode, params: { format: 'png', variation: 'wide' }, overrides: 'title.text=Hello&nothing.here=1' })
+    expect(calls).toHaveLength(1)
+    expect(calls[0]!.output).toEqual({ format: 'png', quality: 80 })
+    expect(calls[0]!.resolved).toMatchObject({ variation: 'wide', width: 600, height: 200, overridden: ['title.text'] })
+    // The ignored override is reported once, by the service, not again by the renderer.
+    expect(result.warnings.filter((w) => w.code === 'override_ignored')).toHaveLength(1)
+  })
+
+  it('render path › an override ean.value=ABC through the render service is ERR_INVALID_OVERRIDE, as through render()', async () => {
+    const { services: s, renderCode } = await services(real)
+    const error = await renderDesign(s, { account: alice, renderCode, params: { format: 'png' }, overrides: 'ean.value=ABC' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(LithoError.isInstance(error) && error.code).toBe('ERR_INVALID_OVERRIDE')
+    expect((error as LithoError).issues.map((issue) => issue.path)).toEqual(['ean.value'])
+  })
+
+  it('render path › render() and renderResolved() of createRenderer give the same bytes', async () => {
+    const { resolveDocument } = await import('../../src/index.js')
+    const direct = await real.render(design, { format: 'png', overrides: { 'title.text': 'Same' }, variation: 'wide' })
+    const resolved = await real.renderResolved!(resolveDocument(design, { overrides: { 'title.text': 'Same' }, variation: 'wide' }), { format: 'png' })
+    expect(Buffer.from(resolved.bytes).equals(Buffer.from(direct.bytes))).toBe(true)
+  })
+})
