@@ -28,8 +28,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
-import { canonicalPath, MAX_SIGNED_URL_SECONDS, type UrlSigner, type VerifyFailure } from '@litho/core'
-import type { FileStore, FileVisibility, StoredFile } from '@litho/core/contracts'
+import { canonicalPath, MAX_SIGNED_URL_SECONDS, type FileStore, type FileVisibility, type StoredFile, type UrlSigner, type VerifyFailure } from '@litho/core/contracts'
 import { AwsClient } from 'aws4fetch'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'

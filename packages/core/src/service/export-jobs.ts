@@ -39,9 +39,10 @@ import { newId } from './prepare-render.js'
 import { clockOf, type QuotaState } from './services.js'
 import { storeRender } from './store-render.js'
 import type { Clock } from '../contracts/clock.js'
+import { EXPORT_JOB_MAX_RUNS, type ExportJobAckSchema, type ExportJobViewSchema } from '../contracts/schemas/export-jobs.js'
+import type * as z from 'zod'
 
-/** Runs of one job (the first and two retries of transient failures). */
-export const EXPORT_JOB_MAX_RUNS = 3
+export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema } from '../contracts/schemas/export-jobs.js'
 
 /** The ports export jobs run over. */
 export interface ExportJobServices {
@@ -193,6 +194,13 @@ export interface ExportJobView {
   error?: { code: string; message: string }
   webhook?: JobRecord['webhook']
 }
+
+// The schemas of the contracts entry describe exactly these two interfaces (fails to compile otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const viewMatches: Same<ExportJobView, Omit<z.infer<typeof ExportJobViewSchema>, 'format'> & { format: string }> = true
+const ackMatches: Same<ExportJobAck, z.infer<typeof ExportJobAckSchema>> = true
+void viewMatches
+void ackMatches
 
 /**
  * An export job of the account.

@@ -1,35 +1,16 @@
 /**
  * Reading the query parameters of the bearer endpoints: one value per parameter (a repeated
- * one is an error, not a silent pick), whole numbers coerced from their strings, and the
- * page-size schema shared by the lists (interface.md §8: `$limit` 1-100, default 10).
+ * one is an error, not a silent pick) and whole numbers coerced from their strings. The schema
+ * helpers it used to hold live in `../contracts/schemas/common.ts`.
  *
  * @module service/query
  */
 import * as z from 'zod'
-import { describeReceived } from '../design/schema.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import type { LithoIssue } from '../errors.js'
 import { invalidRequest } from './params.js'
 
-/** Items of a list page when `$limit` is absent. */
-export const DEFAULT_PAGE_SIZE = 10
-/** Most items of one list page (`$limit`). */
-export const MAX_PAGE_SIZE = 100
-
-/** A zod error option whose message is `expected <what>, received <input>`. */
-export const expected = (what: string) => ({ error: (issue: { input?: unknown }) => `expected ${what}, received ${describeReceived(issue.input)}` })
-
-/**
- * A whole number from `min` to `max`, with one message for every way to miss it.
- *
- * @example wholeNumber(1, 100).safeParse(1.5).success // false: "expected a whole number from 1 to 100, received 1.5"
- */
-export function wholeNumber(min: number, max: number, what = `a whole number from ${min} to ${max}`) {
-  return z.number(expected(what)).int(expected(what)).min(min, expected(what)).max(max, expected(what))
-}
-
-/** `$limit` of the lists. */
-export const pageSizeSchema = wholeNumber(1, MAX_PAGE_SIZE)
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, expected, pageSizeSchema, wholeNumber } from '../contracts/schemas/common.js'
 
 const WHOLE = /^[+-]?\d+(?:\.\d+)?$/
 
