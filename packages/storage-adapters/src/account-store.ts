@@ -32,9 +32,9 @@
 import { createHash } from 'node:crypto'
 import type { AccountStore, KeyRecord, UserRecord } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
-import { createLock } from './_lock.js'
-import { fsStore, ID_RE, memoryStore, readUnstorageOptions, redisStore, storeKit, TIMESTAMP_RE, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { createLock } from './kit/locks.js'
+import { fsStore, ID_RE, memoryStore, readUnstorageOptions, redisStore, storeKit, TIMESTAMP_RE, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options of {@link unstorageAccountStore}. */
 export interface UnstorageAccountStoreOptions {

@@ -38,13 +38,13 @@ import { createHash } from 'node:crypto'
 import { resolve } from 'node:path'
 import type { AuthStateCapabilities, AuthStateStore } from '@litho/core/contracts'
 import type { Redis } from 'ioredis'
-import { closeOwnClient, createClient } from './_redis-client.js'
+import { closeOwnClient, createClient } from './kit/redis-client.js'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
-import { atomicFsDriver } from './_atomic-fs-driver.js'
-import { createLock, type WithLock } from './_lock.js'
-import { DEFAULT_REDIS_URL, readUnstorageOptions, storeKit, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { atomicFsDriver } from './kit/atomic-fs-driver.js'
+import { createLock, type WithLock } from './kit/locks.js'
+import { DEFAULT_REDIS_URL, readUnstorageOptions, storeKit, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options of {@link unstorageAuthStateStore}. */
 export interface UnstorageAuthStateStoreOptions {

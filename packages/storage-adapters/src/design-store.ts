@@ -24,9 +24,9 @@
  */
 import type { DesignRecord, DesignStore, DesignSummary } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
-import { createLock } from './_lock.js'
-import { fsStore, ID_RE, memoryStore, readUnstorageOptions, redisStore, storeKit, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { createLock } from './kit/locks.js'
+import { fsStore, ID_RE, memoryStore, readUnstorageOptions, redisStore, storeKit, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options of {@link unstorageDesignStore}. */
 export interface UnstorageDesignStoreOptions {

@@ -32,10 +32,10 @@ import { canonicalPath, MAX_SIGNED_URL_SECONDS, type FileStore, type FileVisibil
 import { AwsClient } from 'aws4fetch'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
-import { atomicFsDriver } from './_atomic-fs-driver.js'
-import { createLock } from './_lock.js'
-import { DEFAULT_REDIS_URL, loadRedisDriver, storeKit, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { atomicFsDriver } from './kit/atomic-fs-driver.js'
+import { createLock } from './kit/locks.js'
+import { DEFAULT_REDIS_URL, loadRedisDriver, storeKit, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options shared by the app-served stores (memory, fs, Redis). */
 export interface AppServedFileStoreOptions {

@@ -15,9 +15,9 @@
  */
 import type { JobRecord, JobStatus, JobStore } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
-import { createLock } from './_lock.js'
-import { fsStore, memoryStore, readUnstorageOptions, redisStore, storeKit, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { createLock } from './kit/locks.js'
+import { fsStore, memoryStore, readUnstorageOptions, redisStore, storeKit, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options of {@link unstorageJobStore}. */
 export interface UnstorageJobStoreOptions {

@@ -16,8 +16,8 @@
 import { createHash } from 'node:crypto'
 import type { RetainedFile, RetentionIndex } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
-import { fsStore, memoryStore, readUnstorageOptions, redisStore, storeKit, TIMESTAMP_RE, type StoreKit } from './_store-base.js'
-import { describe } from './_validate.js'
+import { fsStore, memoryStore, readUnstorageOptions, redisStore, storeKit, TIMESTAMP_RE, type StoreKit } from './kit/store-base.js'
+import { describe } from './kit/validate.js'
 
 /** Options of {@link unstorageRetentionIndex}. */
 export interface UnstorageRetentionIndexOptions {

@@ -19,9 +19,9 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { JobQueue } from '@litho/core/contracts'
-import { createLock, type WithLock } from './_lock.js'
-import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from './_job-queue-kit.js'
-import { describe } from './_validate.js'
+import { createLock, type WithLock } from '../kit/locks.js'
+import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from '../kit/job-queue.js'
+import { describe } from '../kit/validate.js'
 
 /** Options of {@link fsJobQueue}. */
 export interface FsJobQueueOptions extends CommonJobQueueOptions {

@@ -7,8 +7,8 @@
  */
 import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@litho/core/contracts'
 import { LithoError } from '@litho/core/errors'
-import { ID_RE } from './_store-base.js'
-import { describe } from './_validate.js'
+import { ID_RE } from './store-base.js'
+import { describe } from './validate.js'
 
 /** The longest delay: what `setTimeout` can wait (about 24.8 days). Longer is a bug. */
 export const MAX_DELAY_MS = 2_147_483_647

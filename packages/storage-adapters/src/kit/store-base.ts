@@ -11,8 +11,8 @@ import { LithoError } from '@litho/core/errors'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import type redisDriver from 'unstorage/drivers/redis'
-import { atomicFsDriver } from './_atomic-fs-driver.js'
-import { describe } from './_validate.js'
+import { atomicFsDriver } from './atomic-fs-driver.js'
+import { describe } from './validate.js'
 
 /** Where Redis is unless a store's `url` says otherwise. */
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379'

@@ -4,7 +4,7 @@
  * @module _memory-job-queue
  */
 import type { JobQueue } from '@litho/core/contracts'
-import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from './_job-queue-kit.js'
+import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from '../kit/job-queue.js'
 
 /** Options of {@link memoryJobQueue}. */
 export type MemoryJobQueueOptions = CommonJobQueueOptions

@@ -9,10 +9,10 @@ import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@lit
 import { LithoError } from '@litho/core/errors'
 import type { Job, Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
-import { CLIENT_OPTIONS } from './_redis-client.js'
-import { queueKit, quietReporter, readCommonOptions, readOutcome, settlesWithin, type CommonJobQueueOptions } from './_job-queue-kit.js'
-import { DEFAULT_REDIS_URL } from './_store-base.js'
-import { describe } from './_validate.js'
+import { CLIENT_OPTIONS } from '../kit/redis-client.js'
+import { queueKit, quietReporter, readCommonOptions, readOutcome, settlesWithin, type CommonJobQueueOptions } from '../kit/job-queue.js'
+import { DEFAULT_REDIS_URL } from '../kit/store-base.js'
+import { describe } from '../kit/validate.js'
 
 /** Options of {@link bullmqJobQueue}. */
 export interface BullmqJobQueueOptions extends CommonJobQueueOptions {
