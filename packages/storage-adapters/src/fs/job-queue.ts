@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { JobQueue } from '@litho/core/contracts'
-import { createLock, type WithLock } from '../kit/locks.js'
+import { directoryLock } from '../kit/locks.js'
 import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from '../kit/job-queue.js'
 import { describe } from '../kit/validate.js'
 
@@ -37,11 +37,6 @@ const ACTIVE_RE = /^([A-Za-z0-9_-]{1,64})\.json$/
 const DEFAULT_POLL_MS = 250
 /** A file in `tmp/` older than this is left over from a crash. */
 const STALE_TMP_MS = 60_000
-/**
- * One lock registry per directory for the whole process: two queues on one directory in one
- * process (a queue closed and a new one started) never move the same job at once.
- */
-const locks = new Map<string, WithLock>()
 
 /** What a claimed job carries: enough to put it back or move it on. */
 interface Token {
@@ -84,8 +79,9 @@ export function fsJobQueue(options: FsJobQueueOptions): JobQueue {
   const common = readCommonOptions(kit, options)
   const pollMs = kit.readNumber('option pollMs', givenPollMs, 1, 3_600_000, DEFAULT_POLL_MS)
   const dir = resolve(given)
-  const withLock = locks.get(dir) ?? createLock()
-  locks.set(dir, withLock)
+  // One lock per directory for the whole process: two queues on one directory in one process
+  // (a queue closed and a new one started) never move the same job at once.
+  const withLock = directoryLock('fs-job-queue', dir)
   const readyDir = join(dir, 'ready')
   const activeDir = join(dir, 'active')
   const failedDir = join(dir, 'failed')

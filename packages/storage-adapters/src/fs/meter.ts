@@ -32,7 +32,7 @@ import { readdir, rename, rm, rmdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import fsDriver from 'unstorage/drivers/fs'
-import { createLock } from '../kit/locks.js'
+import { directoryLock } from '../kit/locks.js'
 import { createMeterError, HOUR_MS, hourSlot, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
 import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from '../kit/validate.js'
 
@@ -343,8 +343,7 @@ function encodeSegment(value: string): string {
 }
 
 /**
- * The per-window mutex: a promise chain per key. The registry lives on `globalThis` under a
- * `Symbol.for` key so that two copies of this package in one process still share it.
+ * The per-window mutex of the package's one lock registry (`../kit/locks.ts`), shared by every
+ * fs meter of this process; its keys start with the resolved directory.
  */
-const kLocks = Symbol.for('litho.storage-adapters.fs-meter.locks')
-const withLock = createLock(((globalThis as Record<symbol, unknown>)[kLocks] ??= new Map()) as Map<string, Promise<void>>)
+const withLock = directoryLock('fs-meter', '')
