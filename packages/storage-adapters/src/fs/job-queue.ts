@@ -13,7 +13,7 @@
  * - `tmp/`: files being written; each is renamed into `ready/` or `failed/` when complete (one
  *   left by a crash is removed by a later start once it is a minute old).
  *
- * @module _fs-job-queue
+ * @module fs/job-queue
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'

@@ -5,7 +5,7 @@
  * mapping stay the driver's own. Temporary files live in `<base>/.litho-tmp/`, which the
  * listing ignores; store keys never contain a dot, so they cannot collide with it.
  *
- * @module _atomic-fs-driver
+ * @module kit/atomic-fs-driver
  */
 import { randomUUID } from 'node:crypto'
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises'

@@ -1,9 +1,10 @@
 /**
  * Helpers shared by the backends. Internal: not exported.
  *
- * @module _utils
+ * @module kit/hours
  */
-import { LithoError } from '@litho/core/errors'
+import { LithoError } from '@litho/core/contracts'
+import { isOwnError, storageError } from './errors.js'
 
 /**
  * An error of a meter's backend: unreachable, or holding data the meter cannot read. Meters
@@ -13,7 +14,7 @@ import { LithoError } from '@litho/core/errors'
  */
 export function createMeterError(adapter: string, operation: string, message: string, cause?: unknown): LithoError {
   // The message never contains credentials: the cause's message is the client's own.
-  return new LithoError('ERR_STORAGE', `[meter:${adapter}] ${operation}: ${message}`, { ...(cause === undefined ? {} : { cause }), details: { adapter, operation } })
+  return storageError(`meter:${adapter}`, adapter, operation, message, cause)
 }
 
 /** Runs `task`; any error it throws is wrapped with {@link createMeterError} unless it already is one. */
@@ -21,7 +22,7 @@ export async function wrapBackendErrors<T>(adapter: string, operation: string, t
   try {
     return await task()
   } catch (error) {
-    if (LithoError.isInstance(error) && error.code === 'ERR_STORAGE') throw error
+    if ((LithoError.isInstance(error) && error.code === 'ERR_STORAGE') || (isOwnError(error) && !LithoError.isInstance(error))) throw error
     throw createMeterError(adapter, operation, error instanceof Error ? error.message : String(error), error)
   }
 }

@@ -3,10 +3,11 @@
  * handler's outcome is read, and the runner of the queues that run jobs in this process (memory
  * and fs) over a small backend interface. Internal: not exported.
  *
- * @module _job-queue-kit
+ * @module kit/job-queue
  */
 import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/errors'
+import { LithoError } from '@litho/core/contracts'
+import { storageError, typeError as codedTypeError, type CodedTypeError, type TypeErrorCode } from './errors.js'
 import { ID_RE } from './store-base.js'
 import { describe } from './validate.js'
 
@@ -19,7 +20,7 @@ export const DEFAULT_MAX_RUNS = 10
 export const DEFAULT_BACKOFF_MS = 1_000
 export const DEFAULT_MAX_BACKOFF_MS = 300_000
 
-type Code = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_MISSING_OPTION'
+type Code = TypeErrorCode
 
 /** Reports an error the queue cannot return to a caller: a handler that threw, a backend that failed mid-run. */
 export type JobQueueErrorHandler = (error: unknown, job?: QueuedJob) => void
@@ -63,11 +64,7 @@ export interface QueueKit {
 /** Builds the {@link QueueKit} of a queue adapter, e.g. `queueKit('fs')`. */
 export function queueKit(adapter: string): QueueKit {
   const label = `job-queue:${adapter}`
-  const typeError = (code: Code, message: string): TypeError & { code: Code } => {
-    const error = Object.assign(new TypeError(`[${label}] ${message}`), { code })
-    if (Error.captureStackTrace) Error.captureStackTrace(error, typeError)
-    return error
-  }
+  const typeError = (code: Code, message: string): CodedTypeError => codedTypeError(label, code, message)
   const readNumber = (name: string, value: unknown, min: number, max: number, fallback: number): number => {
     if (value === undefined) return fallback
     if (typeof value !== 'number') throw typeError('ERR_INVALID_ARG_TYPE', `Expected ${name} to be a number but received ${describe(value)}`)
@@ -79,7 +76,7 @@ export function queueKit(adapter: string): QueueKit {
   return {
     label,
     typeError,
-    storageError: (operation, message, cause) => new LithoError('ERR_STORAGE', `[${label}] ${operation}: ${message}`, { cause, details: { adapter: label, operation } }),
+    storageError: (operation, message, cause) => storageError(label, label, operation, message, cause),
     readEnqueue(job) {
       if (typeof job !== 'object' || job === null || Array.isArray(job)) throw typeError('ERR_INVALID_ARG_TYPE', `Expected job to be an object but received ${describe(job)}`)
       const { id, delayMs } = job as Record<string, unknown>

@@ -4,10 +4,11 @@
  * and the memory, fs and Redis factories built on a store's one unstorage implementation.
  * Internal: not exported.
  *
- * @module _store-base
+ * @module kit/store-base
  */
 import { resolve } from 'node:path'
-import { LithoError } from '@litho/core/errors'
+import { LithoError } from '@litho/core/contracts'
+import { conflictError, importPeer, isOwnError, storageError as backendError, typeError as codedTypeError, type CodedTypeError, type TypeErrorCode } from './errors.js'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import type redisDriver from 'unstorage/drivers/redis'
@@ -23,7 +24,7 @@ export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9}
 const BASE_RE = /^[A-Za-z0-9_-]+(?::[A-Za-z0-9_-]+)*$/
 
 /** The Node-style codes of the TypeErrors the stores throw for bad input. */
-export type TypeErrorCode = 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_MISSING_OPTION'
+export type { TypeErrorCode }
 
 /**
  * The errors and common checks of one store. Every message starts with `[<label>]` and never
@@ -36,7 +37,7 @@ export interface StoreKit {
   /** The prefix of every key unless the caller gives a `base`, e.g. `litho:designs`. */
   readonly defaultBase: string
   /** A `TypeError` with a Node-style code. */
-  typeError(code: TypeErrorCode, message: string): TypeError & { code: TypeErrorCode }
+  typeError(code: TypeErrorCode, message: string): CodedTypeError
   /** `ERR_STORAGE`: the backend failed or holds data the store cannot read. */
   storageError(operation: string, message: string, cause?: unknown, details?: Record<string, unknown>): LithoError
   /** `ERR_STORE_CONFLICT` on `field`. The field is named, the value is not (an email, a secret). */
@@ -60,26 +61,21 @@ export interface StoreKit {
 
 /** Builds the {@link StoreKit} of one store; `label` (`design-store`) starts its messages. */
 export function storeKit({ label, adapter, defaultBase }: { label: string; adapter: string; defaultBase: string }): StoreKit {
-  const typeError = (code: TypeErrorCode, message: string): TypeError & { code: TypeErrorCode } => {
-    const error = Object.assign(new TypeError(`[${label}] ${message}`), { code })
-    if (Error.captureStackTrace) Error.captureStackTrace(error, typeError)
-    return error
-  }
+  const typeError = (code: TypeErrorCode, message: string): CodedTypeError => codedTypeError(label, code, message)
   const storageError = (operation: string, message: string, cause?: unknown, details: Record<string, unknown> = {}): LithoError =>
-    new LithoError('ERR_STORAGE', `[${label}] ${operation}: ${message}`, { cause, details: { adapter, operation, ...details } })
+    backendError(label, adapter, operation, message, cause, details)
 
   return {
     adapter,
     defaultBase,
     typeError,
     storageError,
-    conflictError: (operation, field) =>
-      new LithoError('ERR_STORE_CONFLICT', `[${label}] ${operation}: Expected an unused ${field} but received one already stored`, { details: { adapter, operation, field } }),
+    conflictError: (operation, field) => conflictError(label, adapter, operation, field),
     async wrapBackendErrors(operation, task) {
       try {
         return await task()
       } catch (error) {
-        if (LithoError.isInstance(error) || (error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string')) throw error
+        if (isOwnError(error)) throw error
         throw storageError(operation, error instanceof Error ? error.message : 'the backend failed', error)
       }
     },
@@ -173,7 +169,8 @@ export function fsStore<S extends Store>(kit: StoreKit, create: CreateStore<S>, 
  * within about a second rather than wait through ioredis' default 20 attempts (as redisMeter).
  */
 export async function loadRedisDriver(url: string): Promise<ReturnType<typeof redisDriver>> {
-  const { default: createDriver } = await import('unstorage/drivers/redis')
+  // The driver imports ioredis, an optional peer dependency: a clear error names it when missing.
+  const { default: createDriver } = await importPeer('redis', 'ioredis', () => import('unstorage/drivers/redis'))
   const driver = createDriver({ url, lazyConnect: true, maxRetriesPerRequest: 3, connectTimeout: 5_000 })
   // Errors reach callers through the rejected commands; without a listener ioredis also logs them.
   driver.getInstance?.()?.on('error', () => {})

@@ -8,22 +8,17 @@
  * object) and `ERR_INVALID_ARG_VALUE` when the type is right but the value is not. Meter
  * methods are `async`, so the throw reaches the caller as a rejected promise.
  *
- * @module _validate
+ * @module kit/validate
  */
 import type { ConsumeRequest, HistoryRequest, MeterKey } from '@litho/core/contracts'
+import { typeError, type CodedTypeError, type TypeErrorCode } from './errors.js'
 
 /** Subjects, windows and ids: the alphabet of the contract. Keeps keys and file names safe. */
 const NAME_RE = /^[A-Za-z0-9_.:-]{1,200}$/
 
-/** A `TypeError` with a Node-style code (`ERR_INVALID_ARG_TYPE`, `ERR_INVALID_ARG_VALUE`, `ERR_MISSING_OPTION`). */
-export type CodedTypeError = TypeError & { code: 'ERR_INVALID_ARG_TYPE' | 'ERR_INVALID_ARG_VALUE' | 'ERR_MISSING_OPTION' }
-
-/** Builds the coded TypeError; `adapter` goes into the `[meter:<adapter>]` prefix. */
-export function createTypeError(adapter: string, code: CodedTypeError['code'], message: string): CodedTypeError {
-  const error = new TypeError(`[meter:${adapter}] ${message}`) as CodedTypeError
-  error.code = code
-  if (Error.captureStackTrace) Error.captureStackTrace(error, createTypeError)
-  return error
+/** Builds the coded TypeError of a meter (`./errors.ts`); `adapter` goes into the `[meter:<adapter>]` prefix. */
+export function createTypeError(adapter: string, code: TypeErrorCode, message: string): CodedTypeError {
+  return typeError(`meter:${adapter}`, code, message)
 }
 
 /** Throws unless `key.subject` and `key.window` are valid. */

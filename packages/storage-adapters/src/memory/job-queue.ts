@@ -1,7 +1,7 @@
 /**
  * The job queue in process memory. Internal: `memoryJobQueue` is exported by `job-queue.ts`.
  *
- * @module _memory-job-queue
+ * @module memory/job-queue
  */
 import type { JobQueue } from '@litho/core/contracts'
 import { createLocalQueue, queueKit, readCommonOptions, type ClaimedJob, type CommonJobQueueOptions, type LocalBackend } from '../kit/job-queue.js'

@@ -3,10 +3,11 @@
  * BullMQ and ioredis are loaded at the first enqueue or start, so importing the job-queue
  * subpath never loads them.
  *
- * @module _bullmq-job-queue
+ * @module redis/job-queue
  */
 import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/errors'
+import { LithoError } from '@litho/core/contracts'
+import { importPeer, isOwnError } from '../kit/errors.js'
 import type { Job, Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
 import { CLIENT_OPTIONS } from '../kit/redis-client.js'
@@ -106,7 +107,7 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
   const stalledInterval = kit.readNumber('option stalledIntervalMs', given.stalledIntervalMs, 100, 3_600_000, 30_000)
 
   const wrapError = (operation: string, error: unknown): unknown =>
-    LithoError.isInstance(error) || (error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string')
+    isOwnError(error)
       ? error
       : kit.storageError(operation, error instanceof Error ? error.message : 'the backend failed', error)
 
@@ -120,11 +121,11 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
   let loading: Promise<Loaded> | undefined
   const load = (): Promise<Loaded> =>
     (loading ??= (async () => {
-      const bullmq = await import('bullmq')
+      const bullmq = await importPeer(kit.label, 'bullmq', () => import('bullmq'))
       let producerClient = connection
       let workerClient = connection
       if (!producerClient || !workerClient) {
-        const module = (await import('ioredis')) as unknown as { Redis?: typeof Redis; default: typeof Redis }
+        const module = (await importPeer(kit.label, 'ioredis', () => import('ioredis'))) as unknown as { Redis?: typeof Redis; default: typeof Redis }
         const RedisClient = module.Redis ?? module.default
         // Adding jobs fails fast while Redis is down (as the stores do); the worker waits it out.
         producerClient = new RedisClient(url, CLIENT_OPTIONS)
