@@ -1,6 +1,6 @@
 /**
  * The v2 DesignDocument as zod v4 schemas: the single source of truth for validation,
- * the JSON Schema, the design guide and the docs. See spec/design-v2.md; the fields it
+ * the JSON Schema, the design guide and the docs. See docs/design-document.md; the fields it
  * names are never renamed or dropped here, only added to. Part of the contracts entry: it
  * loads zod and nothing else.
  *
@@ -14,7 +14,7 @@ export const MAX_DIMENSION = 4096
 
 /**
  * Deepest nesting of groups. Layout and validation recurse per level, so an unbounded
- * depth would let a document exhaust the stack (reliability.md B-10); real templates
+ * depth would let a document exhaust the stack; real templates
  * nest a handful of levels.
  */
 export const MAX_GROUP_DEPTH = 16
@@ -421,7 +421,7 @@ export const COMPONENT_SCHEMAS = {
   group: GroupComponentSchema,
 } as const
 
-/** The `dynamic` list each type has when a component does not set one (spec: design-v2.md). */
+/** The `dynamic` list each type has when a component does not set one (docs/design-document.md). */
 export const DEFAULT_DYNAMIC: Readonly<Record<ComponentType, readonly string[]>> = {
   text: ['text', 'color', 'visible'],
   image: ['src', 'visible'],

@@ -22,7 +22,7 @@ export const ListDesignsParamsSchema = z.object({
 const dateTime = (description: string) => z.string().meta({ format: 'date-time', description })
 
 /**
- * An item of the design list (interface.md §2, DesignSummary).
+ * An item of the design list (docs/http-reference.md, DesignSummary).
  *
  * @example DesignListItemSchema.parse({ _id: 'd_7Hq2', name: 'Card', updatedAt: '2026-11-23T10:00:00.000Z' })
  */
@@ -35,7 +35,7 @@ export const DesignListItemSchema = z.object({
 export type DesignListItem = z.infer<typeof DesignListItemSchema>
 
 /**
- * A page of the design list (interface.md §2, PaginatedDesigns).
+ * A page of the design list (docs/http-reference.md, PaginatedDesigns).
  *
  * @example PaginatedDesignsSchema.parse({ docs: [], page: 1, totalPages: 1, hasNextPage: false, totalDocs: 0, limit: 10 })
  */
@@ -51,7 +51,7 @@ export const PaginatedDesignsSchema = z.object({
 export type PaginatedDesigns = z.infer<typeof PaginatedDesignsSchema>
 
 /**
- * A design record (design-v2.md, "Design record"; same shape as MCP `get_design`).
+ * A design record (docs/http-reference.md; same shape as MCP `get_design`).
  *
  * @example DesignResourceSchema.parse({ _id: 'd_7Hq2', name: 'Card', renderCode: 'k3Jx9…', createdAt: '…', updatedAt: '…', design: { version: 2 } })
  */
@@ -68,7 +68,7 @@ export const DesignResourceSchema = z.object({
 export type DesignResource = z.infer<typeof DesignResourceSchema>
 
 /**
- * A design's render configuration (interface.md §2, RenderConfig).
+ * A design's render configuration (docs/http-reference.md, RenderConfig).
  *
  * @example RenderConfigSchema.parse({ render: 'https://render.example/v1/k3Jx9', data: { pure: {}, flatten: {} }, variations: [] })
  */

@@ -7,12 +7,12 @@ import * as z from 'zod'
 import { expected } from './common.js'
 import { RenderParamsSchema } from './render-params.js'
 
-/** Format of an export when neither the query nor the body names one (interface.md §4). */
+/** Format of an export when neither the query nor the body names one (docs/exports-and-jobs.md). */
 export const EXPORT_DEFAULT_FORMAT = 'png'
 
 /**
  * Body keys that are parameters of an export, never overrides: stripped from the body before
- * the rest is applied (interface.md §4), so a component keyed `format` cannot be overridden
+ * the rest is applied (docs/exports-and-jobs.md), so a component keyed `format` cannot be overridden
  * through the body.
  */
 export const EXPORT_RESERVED_KEYS: readonly string[] = Object.freeze(['format', 'quality', 'variation', 'draft', 'delivery', 'expiresIn', 'webhookUrl', 'dma-api-key'])

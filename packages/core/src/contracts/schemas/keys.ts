@@ -45,7 +45,7 @@ export const CreateKeyBodySchema = z.object({
 })
 
 /**
- * An item of the key list (interface.md §2, ApiKey): never the secret, never its hash.
+ * An item of the key list (docs/http-reference.md, ApiKey): never the secret, never its hash.
  *
  * @example ApiKeySchema.parse({ _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt: '…', lastUsedAt: null })
  */

@@ -21,7 +21,7 @@ export const DEFAULT_EXPIRES_IN_MINUTES = 60
 export const MAX_BULK_ITEMS = 25
 /**
  * Format of a bulk item when neither the item nor the request names one: `jpeg`, the default
- * of the render endpoints on the same address (interface.md leaves it open).
+ * of the render endpoints on the same address (the interface leaves it open).
  */
 export const BULK_DEFAULT_FORMAT: OutputFormat = 'jpeg'
 
