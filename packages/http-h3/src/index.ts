@@ -32,7 +32,7 @@ export { CommandError } from './commands/command-error.js'
 /** The render service as an h3 app: `createLithoApp({ designs, accounts, files, meter, renderer, signer, renderUrl })`. */
 export { createLithoApp, type LithoAppOptions } from './app/create-litho-app.js'
 /** The OpenAPI 3.1 document of the app, e.g. to publish it elsewhere. */
-export { createOpenApiDocument } from './app/openapi.js'
+export { createOpenApiDocument, type OpenApiAddresses } from './openapi/document.js'
 /** The standalone server of `litho serve`: `await startLithoServer({ dataDir: '.litho', port: 3000 })`. */
 export { startLithoServer, type LithoServer, type LithoServerOptions } from './server.js'
 /** `litho serve`, callable in-process: `await serveCommand(['--port', '3000'], { log: console.log })`. */

@@ -123,33 +123,11 @@ describe('GET /openapi.json', () => {
     await h.close()
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.servers).toEqual([{ url: RENDER_URL, description: '{render_url}' }])
-    expect(Object.keys(doc.paths)).toEqual([
-      '/v1/{design_id}',
-      '/bulk',
-      '/files/{key}',
-      '/designs/v2',
-      '/designs/v2/{id}',
-      '/designs/v2/{id}/config',
-      '/designs/v2/{id}/export',
-      '/designs/v2/{id}/export/driver-upload',
-      '/designs/v2/{id}/export/signed-url',
-      '/designs/v2/{id}/export/jobs',
-      '/analytics/api',
-      '/analytics/exports/{exportId}',
-      '/settings/api-keys',
-      '/settings/api-keys/{id}',
-      '/settings/webhook-secret',
-      '/settings/webhook-secret/rotate',
-      '/.well-known/oauth-protected-resource',
-      '/.well-known/oauth-protected-resource/api/mcp',
-      '/.well-known/oauth-authorization-server/org/{org}',
-      '/org/{org}/jwks.json',
-      '/api/v1/auth/oauth2/register',
-      '/api/v1/auth/oauth2/authorize',
-      '/api/v1/auth/oauth2/token',
-      '/api/v1/auth/oauth2/revoke',
-      '/api/v1/auth/oauth2/logout',
-    ])
+    // Every route of the table is documented, mounted or not (see 'documents exactly what is mounted' below).
+    const everything = await createHarness({ withOAuth: {}, withJobs: {} })
+    const full = (await (await everything.fetch('/openapi.json')).json()) as any
+    await everything.close()
+    expect(doc).toEqual(full)
     const get = doc.paths['/v1/{design_id}'].get
     const byName = Object.fromEntries(get.parameters.map((p: any) => [p.name, p]))
     expect(byName.quality.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 80 })
@@ -285,6 +263,98 @@ describe('GET /openapi.json', () => {
           for (const scope of scopes) expect(Object.keys(scheme.flows.authorizationCode.scopes)).toContain(scope)
         }
       }
+    }
+  })
+})
+
+/** h3's route syntax as an OpenAPI path: `/designs/v2/:id` → `/designs/v2/{id}`, `/files/**:key` → `/files/{key}`. */
+const openApiPath = (route: string) => route.replace(/(?:\*\*)?:(\w+)/g, '{$1}')
+
+/** The operations (method and path) of a document. */
+const documented = (doc: any) =>
+  Object.entries<any>(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((key) => key !== 'servers').map((method) => ({ method: method.toUpperCase(), path })))
+
+describe('the OpenAPI document and the mounted routes', () => {
+  let h: Harness
+  beforeAll(async () => {
+    // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files.
+    h = await createHarness({ withOAuth: {}, withJobs: {} })
+  })
+  afterAll(() => h.close())
+
+  it('documents exactly what is mounted: every route, nothing else; OPTIONS only as CORS preflights, HEAD only through GET', async () => {
+    const doc = (await (await h.fetch('/openapi.json')).json()) as any
+    const routes = h.app['~routes'].map((r) => ({ method: r.method || 'ALL', path: openApiPath(r.route!), meta: r.meta ?? {} }))
+    // OPTIONS routes are CORS preflights (answered before auth), not operations: not documented.
+    const preflights = routes.filter((r) => r.method === 'OPTIONS')
+    expect(preflights.length).toBeGreaterThan(0)
+    for (const route of preflights) expect(route.meta, `OPTIONS ${route.path}`).toMatchObject({ preflight: true })
+    // HEAD is answered by the GET route (h3 falls back to it): no HEAD route of its own.
+    expect(routes.filter((r) => r.method === 'HEAD')).toEqual([])
+    const operations = routes.filter((r) => r.method !== 'OPTIONS')
+    const ops = documented(doc)
+    // Every mounted route is documented, by its own method; a route of every method (the
+    // authorization server's endpoints, /api/mcp) by the one method it documents.
+    for (const route of operations) {
+      const item = doc.paths[route.path]
+      expect(item, `${route.method} ${route.path} is documented`).toBeDefined()
+      if (route.method === 'ALL') expect(ops.filter((op) => op.path === route.path), `ALL ${route.path}`).toHaveLength(1)
+      else expect(item[route.method.toLowerCase()], `${route.method} ${route.path} is documented`).toBeDefined()
+      expect(item[route.method === 'ALL' ? Object.keys(item).find((k) => k !== 'servers')! : route.method.toLowerCase()].operationId).toBe(route.meta.operationId)
+    }
+    // Nothing is documented that is not mounted.
+    for (const op of ops) expect(operations.some((r) => r.path === op.path && (r.method === op.method || r.method === 'ALL')), `${op.method} ${op.path} is mounted`).toBe(true)
+    // Every preflight is of a mounted path.
+    for (const route of preflights) expect(operations.some((r) => r.path === route.path), `OPTIONS ${route.path}`).toBe(true)
+    // And each preflight answers 204 without credentials.
+    for (const route of preflights) {
+      const path = route.path.replace(/\{org\}/, h.orgId!).replace(/\{[^}]+\}/g, 'x')
+      expect((await h.fetch(path, { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })).status, `OPTIONS ${path}`).toBe(204)
+    }
+  })
+
+  it('mounted under a prefix in another h3 app: routes, errors, discovery documents and the OpenAPI servers name the prefix', async () => {
+    const base = `${RENDER_URL}/litho`
+    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderUrl: base })
+    try {
+      const parent = new H3()
+      parent.get('/', () => 'parent home')
+      parent.mount('/litho', litho.app)
+      const get = (path: string, init?: RequestInit) => parent.request(path, init)
+      // Every route of the child is routed by the parent under the prefix.
+      const parentRoutes = new Set(parent['~routes'].map((r) => `${r.method} ${r.route}`))
+      for (const r of litho.app['~routes']) expect(parentRoutes, `${r.method} ${r.route}`).toContain(`${r.method} /litho${r.route}`)
+      // The error map and CORS travel with the routes (the parent has no hooks of ours).
+      const unauthorized = await get('/litho/v1/abc')
+      expect(unauthorized.status).toBe(401)
+      expect(await unauthorized.json()).toMatchObject({ success: false, code: 'ERR_UNAUTHORIZED' })
+      expect(unauthorized.headers.get('x-content-type-options')).toBe('nosniff')
+      const challenge = await get('/litho/designs/v2')
+      expect(challenge.status).toBe(401)
+      expect(challenge.headers.get('access-control-allow-origin')).toBe('*')
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge.headers.get('www-authenticate') ?? '')![1]!
+      expect(metadataUrl).toBe(`${base}/.well-known/oauth-protected-resource`)
+      expect((await get('/litho/designs/v2', { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' } })).status).toBe(204)
+      // The discovery documents: where the challenge points, naming the prefixed resource.
+      const api = await get(new URL(metadataUrl).pathname)
+      expect(api.status).toBe(200)
+      expect(await api.json()).toMatchObject({ resource: base, resource_documentation: `${base}/openapi.json` })
+      expect(await (await get('/litho/.well-known/oauth-protected-resource/api/mcp')).json()).toMatchObject({ resource: `${base}/api/mcp` })
+      expect((await get(`/litho/.well-known/oauth-authorization-server/org/${litho.orgId}`)).status).toBe(200)
+      // The OpenAPI document: reachable where resource_documentation says, its servers with the prefix.
+      const doc = (await (await get('/litho/openapi.json')).json()) as any
+      expect(doc.servers).toEqual([{ url: base, description: '{render_url}' }])
+      expect(doc.paths['/designs/v2'].servers).toEqual([{ url: base, description: '{base_url}' }])
+      expect(doc.components.securitySchemes.oauth2.flows.authorizationCode.authorizationUrl).toBe(`${base}/api/v1/auth/oauth2/authorize`)
+      // Each documented operation is answered at its server's address + path (not a 404 of the parent).
+      for (const op of documented(doc)) {
+        const path = `/litho${op.path.replace(/\{org\}/, litho.orgId!).replace(/\{[^}]+\}/g, 'x')}`
+        const response = await get(path, { method: op.method })
+        expect(response.headers.get('x-content-type-options'), `${op.method} ${path} reached Litho`).toBe('nosniff')
+        if (response.status === 404) expect(((await response.json()) as any).success, `${op.method} ${path}`).toBe(false)
+      }
+    } finally {
+      await litho.close()
     }
   })
 })

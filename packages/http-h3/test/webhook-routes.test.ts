@@ -1,19 +1,19 @@
-// The webhook secret routes on a tiny h3 app, with a stub of the bearer wrapper of
-// bearer-routes.ts (token → user and scopes, 401/403, CORS headers, errors as JSON) and real
-// secrets over the memory auth state store.
-import { createWebhookSecrets, isWebhookSecret, type PlanId } from '@litho/core'
+// The webhook secret routes of the route table on a tiny h3 app, mounted by `mountRoutes` as the
+// app mounts them, with a stub bearer verifier (token → user and scopes) and real secrets over
+// the memory auth state store.
+import { createWebhookSecrets, isWebhookSecret } from '@litho/core'
+import { BearerTokenError, type BearerVerifier } from '@litho/auth-adapters'
 import { memoryAuthStateStore } from '@litho/storage-adapters'
-import { H3, type H3Event } from 'h3'
+import { H3 } from 'h3'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { BEARER_CORS_HEADERS, type Scope } from '../src/app/bearer.js'
-import { errorJson, json } from '../src/app/respond.js'
-import { WEBHOOK_SECRET_PATHS, mountWebhookSecretRoutes, type BearerRouteWrapper } from '../src/app/webhook-routes.js'
+import type { Scope } from '../src/app/bearer.js'
+import type { LithoAppOptions } from '../src/app/create-litho-app.js'
+import { json } from '../src/app/errors.js'
+import { createAppContext } from '../src/routes/app-context.js'
+import { mountRoutes } from '../src/routes/mount-routes.js'
+import { getWebhookSecretRoute, rotateWebhookSecretRoute } from '../src/routes/settings-routes.js'
 
-// The real wrapper's signature (bearer-routes.ts) must be accepted where a BearerRouteWrapper is
-// expected, so it can be passed in as it is.
-type RealRoute = (scope: Scope, fn: (event: H3Event, account: { id: string; plan: PlanId }) => Promise<Response>) => (event: H3Event) => Promise<Response>
-const _assignable = (real: RealRoute): BearerRouteWrapper => real
-void _assignable
+const BASE = 'https://api.litho.test'
 
 const TOKENS: Record<string, { userId: string; scopes: Scope[] }> = {
   'alice-rw': { userId: 'u_alice', scopes: ['read', 'write'] },
@@ -21,41 +21,33 @@ const TOKENS: Record<string, { userId: string; scopes: Scope[] }> = {
   'bob-rw': { userId: 'u_bob', scopes: ['read', 'write'] },
 }
 
-/** Records the scope each route was mounted with. */
-const mounted: Scope[] = []
-const stubRoute: BearerRouteWrapper = (scope, fn) => {
-  mounted.push(scope)
-  return async (event) => {
-    const header = event.req.headers.get('authorization') ?? ''
-    const principal = TOKENS[header.replace(/^Bearer /, '')]
-    let response: Response
-    if (!principal) response = errorJson(401, 'missing credentials', { code: 'ERR_UNAUTHORIZED' }, { 'www-authenticate': 'Bearer' })
-    else if (!principal.scopes.includes(scope)) response = errorJson(403, `insufficient scope: this endpoint needs the "${scope}" scope`, { code: 'ERR_INSUFFICIENT_SCOPE' })
-    else {
-      try {
-        response = await fn(event, { id: principal.userId })
-      } catch {
-        response = errorJson(500, 'internal error', { code: 'ERR_INTERNAL' })
-      }
-    }
-    for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
-    return response
-  }
+const verifier: BearerVerifier = {
+  async verify(token, { resource }) {
+    const principal = TOKENS[token]
+    if (!principal) throw new BearerTokenError('The access token is not valid')
+    return { ...principal, clientId: 'c', audience: resource, issuer: `${BASE}/org/acme`, orgId: 'acme', tokenId: 't', expiresAt: new Date(Date.now() + 60_000) }
+  },
 }
 
 let app: H3
 beforeEach(() => {
-  mounted.length = 0
   app = new H3()
   app.get('/health', () => json({ ok: true }))
-  mountWebhookSecretRoutes(app, { route: stubRoute, secrets: createWebhookSecrets(memoryAuthStateStore()) })
+  // Only what these two routes read: the accounts, the verifier and the webhook secrets.
+  const options = {
+    accounts: { getUser: async (id: string) => ({ id, plan: 'free' }) },
+    bearer: verifier,
+    jobs: { jobs: {}, queue: {}, webhooks: { secrets: createWebhookSecrets(memoryAuthStateStore()) } },
+    onError: () => {},
+  } as unknown as LithoAppOptions
+  mountRoutes(app, [getWebhookSecretRoute, rotateWebhookSecretRoute], createAppContext(options, { renderUrl: BASE, baseUrl: BASE, authUrl: BASE }, () => '{}'))
 })
 
 const call = (path: string, init: RequestInit & { token?: string } = {}) => {
   const { token, ...rest } = init
   const headers = new Headers(rest.headers)
   if (token) headers.set('authorization', `Bearer ${token}`)
-  return app.fetch(new Request(`https://api.litho.test${path}`, { ...rest, headers }))
+  return app.fetch(new Request(`${BASE}${path}`, { ...rest, headers }))
 }
 const secretOf = async (response: Response) => {
   expect(response.status).toBe(200)
@@ -66,9 +58,9 @@ const secretOf = async (response: Response) => {
 }
 
 describe('webhook secret routes', () => {
-  it('mounts both routes with the write scope (the secret lets its holder forge webhooks)', () => {
-    expect(mounted).toEqual(['write', 'write'])
-    expect(WEBHOOK_SECRET_PATHS).toEqual({ secret: '/settings/webhook-secret', rotate: '/settings/webhook-secret/rotate' })
+  it('declares both routes with the write scope (the secret lets its holder forge webhooks)', () => {
+    expect([getWebhookSecretRoute.auth, rotateWebhookSecretRoute.auth]).toEqual([{ kind: 'bearer', scope: 'write' }, { kind: 'bearer', scope: 'write' }])
+    expect([getWebhookSecretRoute.path, rotateWebhookSecretRoute.path]).toEqual(['/settings/webhook-secret', '/settings/webhook-secret/rotate'])
   })
 
   it('GET /settings/webhook-secret creates the secret on first use, then returns the same one, uncached', async () => {

@@ -5,7 +5,7 @@
  * @module oauth/_http
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { BodyTooLargeError, readBodyText } from '../read-body.js'
+import { readBodyText } from '../read-body.js'
 
 /** 32 random bytes as base64url (256 bits): codes, tokens, ids of pending requests, CSRF. */
 export function randomToken(bytes = 32): string {
@@ -53,7 +53,7 @@ export const MAX_BODY_BYTES = 64 * 1024
 /**
  * Reads an `application/x-www-form-urlencoded` body (at most {@link MAX_BODY_BYTES}). Null when the type is wrong.
  *
- * @throws BodyTooLargeError over the limit (answer with {@link bodyTooLarge}).
+ * @throws BodyTooLargeError over the limit.
  */
 export async function readForm(request: Request): Promise<URLSearchParams | null> {
   const type = request.headers.get('content-type') ?? ''
@@ -64,38 +64,13 @@ export async function readForm(request: Request): Promise<URLSearchParams | null
 /**
  * Reads a body as text (at most {@link MAX_BODY_BYTES}).
  *
- * @throws BodyTooLargeError over the limit (answer with {@link bodyTooLarge}).
+ * @throws BodyTooLargeError over the limit.
  */
 export async function readText(request: Request): Promise<string> {
   return readBodyText(request, MAX_BODY_BYTES)
 }
 
-/**
- * The 413 for a body over the limit, in the OAuth error format (RFC 6749 §5.2); rethrows any
- * other error.
- */
-export function bodyTooLarge(error: unknown): Response {
-  if (!BodyTooLargeError.is(error)) throw error
-  return oauthError('invalid_request', `The body is larger than ${error.limit} bytes`, 413)
-}
-
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-}
-
-/** Reads one cookie of the request. */
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get('cookie')
-  if (!header) return undefined
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=')
-    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
-  }
-  return undefined
-}
-
-/** A `Set-Cookie` value: HttpOnly, SameSite=Lax, scoped to `path`; Secure on https. */
-export function cookie(name: string, value: string, options: { path: string; maxAgeSeconds: number; secure: boolean }): string {
-  return `${name}=${value}; Path=${options.path}; Max-Age=${options.maxAgeSeconds}; HttpOnly; SameSite=Lax${options.secure ? '; Secure' : ''}`
 }

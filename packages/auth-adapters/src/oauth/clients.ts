@@ -7,6 +7,7 @@
  */
 import type { AuthStateStore } from '@litho/core/contracts'
 import { randomToken, safeEqual, sha256 } from './_http.js'
+import { OAuthError } from './oauth-error.js'
 import type { ClientRecord, PreIssuedClient } from './types.js'
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
@@ -59,13 +60,12 @@ export function redirectUriMatches(registered: readonly string[], requested: str
   })
 }
 
-/** An RFC 7591 error: `invalid_redirect_uri` or `invalid_client_metadata`. */
-export class RegistrationError extends Error {
-  constructor(
-    readonly error: 'invalid_redirect_uri' | 'invalid_client_metadata',
-    message: string,
-  ) {
-    super(message)
+/** An RFC 7591 §3.2.2 error, `invalid_redirect_uri` or `invalid_client_metadata`: a 400 of the registration endpoint. */
+export class RegistrationError extends OAuthError {
+  override readonly name: string = 'RegistrationError'
+
+  constructor(error: 'invalid_redirect_uri' | 'invalid_client_metadata', message: string) {
+    super(error, message)
   }
 }
 

@@ -4,6 +4,7 @@
  * @module oauth
  */
 export { OAUTH_PATHS, createAuthorizationServer, normalizeResource, type AuthorizationServer } from './authorization-server.js'
+export type { EndpointRequestContext, OAuthEndpoint, OAuthEndpointName } from './endpoints/index.js'
 export { createJwksVerifier, type JwksVerifierOptions } from './verify-access-token.js'
 export { redirectUriMatches, redirectUriProblem } from './clients.js'
 export { KEY_RETIREMENT_MARGIN_SECONDS, rotateOrgSigningKey, type RotateOrgSigningKeyOptions, type RotatedOrgSigningKey } from './orgs.js'

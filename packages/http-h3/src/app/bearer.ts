@@ -1,52 +1,17 @@
 /**
  * Bearer authentication of the design, analytics and settings endpoints (interface.md §5):
  * the RFC 9728 protected-resource metadata, the 401/403 challenges of RFC 6750 that send
- * clients to it, and CORS for browser-based clients (preflights are answered before auth).
+ * clients to it (answered by `toErrorResponse` of errors.ts; CORS is in cors.ts).
  *
  * @module app/bearer
  */
-import { BearerTokenError, BearerVerifierUnavailableError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
+import { BearerTokenError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
 import type { AccountStore, UserRecord } from '@litho/core/contracts'
-import { errorJson, json } from './respond.js'
+import { BEARER_CORS_HEADERS } from './cors.js'
+import { BearerChallenge, json } from './errors.js'
 
 /** The scopes a bearer route may require. */
 export type Scope = 'read' | 'write'
-
-/** Headers of every bearer-route response, so browser clients can read them. */
-export const BEARER_CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate, Retry-After, Location, X-Quota-Limit, X-Quota-Remaining, X-Quota-Reset',
-})
-
-/** The answer to a CORS preflight of a bearer route (never authenticated). */
-export function bearerPreflight(methods: string): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      ...BEARER_CORS_HEADERS,
-      'access-control-allow-methods': methods,
-      'access-control-allow-headers': 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name',
-      'access-control-max-age': '600',
-    },
-  })
-}
-
-/** A 401 or 403 whose `WWW-Authenticate` tells the client what to do. */
-export class BearerChallenge extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403,
-    message: string,
-    readonly challenge: string,
-  ) {
-    super(message)
-  }
-
-  /** The JSON response: `{ success: false, message }` with the challenge header. */
-  toResponse(): Response {
-    const code = this.status === 400 ? 'ERR_INVALID_REQUEST' : this.status === 401 ? 'ERR_UNAUTHORIZED' : 'ERR_INSUFFICIENT_SCOPE'
-    return withBearerHeaders(json({ success: false, message: this.message, code }, this.status, { 'www-authenticate': this.challenge }))
-  }
-}
 
 const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`
 
@@ -128,20 +93,6 @@ export function protectedResourceMetadata(options: { resource: string; authoriza
 }
 
 /**
- * Adds what every bearer-endpoint response carries (returned for chaining): the CORS headers,
- * and `Cache-Control: no-store`, since each answer is one user's data (or a key's secret) that
- * no browser or shared cache may keep (RFC 6750 §5.3, RFC 9111 §5.2.2.5).
- *
- * @example
- * return withBearerHeaders(json(await listDesigns(services, query)))
- */
-export function withBearerHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(BEARER_CORS_HEADERS)) response.headers.set(name, value)
-  if (!/\bno-store\b/i.test(response.headers.get('cache-control') ?? '')) response.headers.set('cache-control', 'no-store')
-  return response
-}
-
-/**
  * {@link requireBearer}, then the token's user: an external issuer's `sub` may not be a Litho
  * user id at all (`auth0|…`), and a deleted account is no account.
  *
@@ -155,11 +106,4 @@ export async function requireBearerUser(
   const user = /^[A-Za-z0-9_-]{1,64}$/.test(principal.userId) ? await options.accounts.getUser(principal.userId) : null
   if (!user) throw new BearerChallenge(401, 'invalid credentials: the account of this token no longer exists', `Bearer error="invalid_token", resource_metadata=${quote(options.resourceMetadataUrl)}`)
   return { principal, user }
-}
-
-/** The 503 of a verifier that cannot check tokens right now (an external JWKS is down), or undefined. */
-export function verifierUnavailableResponse(error: unknown, report: (error: unknown) => void): Response | undefined {
-  if (!(error instanceof BearerVerifierUnavailableError)) return undefined
-  report(error)
-  return withBearerHeaders(errorJson(503, `credentials could not be checked: ${error.message}; try again shortly`, { code: error.code }, { 'retry-after': '5' }))
 }

@@ -1,40 +1,24 @@
 /**
  * `createLithoApp`: the render service of interface.md (render, bulk, stored files, the
- * OpenAPI document) as an h3 v2 app, over the ports of `@litho/core/contracts`.
+ * OpenAPI document, and with a bearer verifier the design, export, analytics, settings and MCP
+ * endpoints) as an h3 v2 app, over the ports of `@litho/core/contracts`.
  *
- * Each handler returns a web `Response` and maps its own errors (`toErrorResponse`), so the
- * app behaves the same served alone or mounted into another h3 app (a mounted app does not
- * inherit its parent's hooks, nor the parent ours).
+ * The routes are the route table of `routes/table.ts`, mounted by `mountRoutes`; each carries
+ * its own middleware (CORS, the error map of errors.ts, its credential check, its body limit),
+ * so the app behaves the same served alone or mounted into another h3 app (a mounted app's
+ * routes are copied into the parent, whose options and hooks apply, not ours).
  *
  * @module app/create-litho-app
  */
-import {
-  RENDER_PARAM_NAMES,
-  bulkRender,
-  invalidRequest,
-  parseBulkRequest,
-  parseRenderParams,
-  renderDesign,
-  type Clock,
-  type ExportJobServices,
-  type RenderDesignRequest,
-  type RenderDesignResult,
-  type RefundLedger,
-  type RenderParams,
-  type Renderer,
-  type UrlSigner,
-} from '@litho/core'
+import { H3, type H3Event } from 'h3'
+import type { Clock, ExportJobServices, RefundLedger, Renderer, UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
-import { createRenderKeyAuthenticator, type AuthorizationServer, type BearerVerifier } from '@litho/auth-adapters'
-import { H3, getRequestIP, getRouterParam, type H3Event } from 'h3'
-import { mountBearerRoutes } from './bearer-routes.js'
-import { mountMcpRoute } from '../mcp/mcp-route.js'
-import { createOpenApiDocument } from './openapi.js'
-import { readJsonBody } from './read-json-body.js'
-import { requireRenderKey } from './render-key.js'
+import type { AuthorizationServer, BearerVerifier } from '@litho/auth-adapters'
+import { createOpenApiDocument } from '../openapi/document.js'
+import { createAppContext } from '../routes/app-context.js'
+import { mountRoutes } from '../routes/mount-routes.js'
+import { ROUTES } from '../routes/table.js'
 import { malformedUrlResponse } from './malformed-url.js'
-import { errorJson, json, quotaHeaders, renderOutcomeResponse, toErrorResponse } from './respond.js'
-import { serveStoredFile } from './serve-file.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
 export interface LithoAppOptions {
@@ -94,16 +78,13 @@ export interface LithoAppOptions {
   onError?: (error: unknown) => void
 }
 
-const DEFAULT_MAX_BODY = 2 * 1024 * 1024
-
 /**
- * Creates the h3 app. Routes (relative to where it is served or mounted):
- * `GET|POST /v1/:designId`, `POST /bulk`, `GET|HEAD /files/**` (app-served stored files),
- * `GET /openapi.json`; with a bearer verifier (`oauth` or `bearer`) also `GET /designs/v2`,
- * `GET /designs/v2/:id`, `GET /designs/v2/:id/config`, `POST /designs/v2/:id/export`,
- * `POST /designs/v2/:id/export/driver-upload`, `POST /designs/v2/:id/export/signed-url`, `GET /analytics/api`,
- * `GET|POST /settings/api-keys`, `DELETE /settings/api-keys/:id` and the RFC 9728 documents
- * under `/.well-known/oauth-protected-resource`, and the MCP endpoint `/api/mcp`; with `oauth` the
+ * Creates the h3 app: the routes of the route table (`routes/table.ts`; docs/http-reference.md
+ * lists them), relative to where it is served or mounted: `GET|POST /v1/:design_id`,
+ * `POST /bulk`, `GET|HEAD /files/**` (app-served stored files), `GET /openapi.json`; with a bearer
+ * verifier (`oauth` or `bearer`) also the design, export, analytics and settings endpoints, the
+ * RFC 9728 documents under `/.well-known/oauth-protected-resource` and the MCP endpoint
+ * `/api/mcp`; with `jobs` the export-job (and webhook-secret) endpoints; with `oauth` the
  * authorization server's routes.
  *
  * @example
@@ -117,112 +98,14 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   const authUrl = options.authUrl === undefined ? baseUrl : normaliseAddress('authUrl', options.authUrl)
   if (!options.files.capabilities.presigned && options.signer === undefined)
     throw Object.assign(new TypeError(`Expected option signer: the ${options.files.name} file store's signed URLs are checked by the app`), { code: 'ERR_MISSING_OPTION' })
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY
-  const report = options.onError ?? ((error: unknown) => console.error('[litho]', error))
-  const clock = options.clock ?? { now: () => new Date() }
-  const authenticate = createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() })
-  const refunds = { report, ...(options.refundLedger ? { ledger: options.refundLedger } : {}) }
-  const services = {
-    designs: options.designs,
-    files: options.files,
-    meter: options.meter,
-    refunds,
-    retention: options.retention,
-    renderer: options.renderer,
-    clock,
-    ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
-  }
-  const openapi = JSON.stringify(createOpenApiDocument({ renderUrl, baseUrl, authUrl }))
-
-  const handle = (fn: (event: H3Event) => Promise<Response>) => async (event: H3Event) => {
-    try {
-      return await fn(event)
-    } catch (error) {
-      return toErrorResponse(error, report)
-    }
-  }
-  const designIdOf = (event: H3Event) => getRouterParam(event, 'designId') ?? ''
-
-  /** A render route: the key check of `mode`, then parameters and overrides from `read`. */
-  const renderRoute = (mode: 'get-render' | 'post-render', read: (event: H3Event) => Promise<{ params: RenderParams; overrides: RenderDesignRequest['overrides'] }>) =>
-    handle(async (event) => {
-      const principal = await requireRenderKey(event.req, event.url, mode, authenticate)
-      const { params, overrides } = await read(event)
-      const result = await renderDesign(services, { account: principal.user, renderCode: designIdOf(event), params, overrides })
-      return toRenderResponse(result, designIdOf(event))
-    })
-
+  const addresses = { renderUrl, baseUrl, authUrl }
+  let openapi: string | undefined
+  const context = createAppContext(options, addresses, () => (openapi ??= JSON.stringify(createOpenApiDocument(addresses, ROUTES))))
   // A path like /v1/%ZZ is refused by h3 before routing; answer it in Litho's error shape.
   const app = new H3({ onError: malformedUrlResponse })
   // Mounted into another app (even at '/'), this middleware still runs for our routes.
   app.use(withSecurityHeaders)
-  app.get(
-    '/v1/:designId',
-    renderRoute('get-render', async (event) => ({ params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })),
-  )
-  app.post(
-    '/v1/:designId',
-    renderRoute('post-render', async (event) => {
-      const body = await readJsonBody(event.req, maxBodyBytes)
-      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
-        throw invalidRequest([{ path: 'body', message: `expected a JSON object of overrides, received ${Array.isArray(body) ? 'an array' : JSON.stringify(body)}` }])
-      const { params, overrides } = splitBody(body as Record<string, unknown> | undefined)
-      // The query wins over the body for the same parameter.
-      return { params: { ...params, ...parseRenderParams(event.url.searchParams) }, overrides: [event.url.searchParams, overrides] }
-    }),
-  )
-  app.post(
-    '/bulk',
-    handle(async (event) => {
-      const principal = await requireRenderKey(event.req, event.url, 'bulk', authenticate)
-      const body = await readJsonBody(event.req, maxBodyBytes)
-      if (body === undefined) throw invalidRequest([{ path: 'body', message: 'expected a JSON object with "items", received an empty body' }])
-      const result = await bulkRender(services, { account: principal.user, request: parseBulkRequest(body) })
-      return json(result.body, 200, quotaHeaders(result.quota))
-    }),
-  )
-  if (!options.files.capabilities.presigned) {
-    const serve = handle((event) => serveStoredFile(event, { files: options.files, signer: options.signer!, now: clock.now() }))
-    app.get('/files/**:key', serve)
-    app.head('/files/**:key', serve)
-  }
-  const verifier = options.bearer ?? options.oauth?.verifier
-  if (verifier) {
-    mountBearerRoutes(app, {
-      designs: options.designs,
-      accounts: options.accounts,
-      meter: options.meter,
-      refunds,
-      files: options.files,
-      retention: options.retention,
-      renderer: options.renderer,
-      maxBodyBytes,
-      clock,
-      verifier,
-      oauth: options.oauth,
-      authorizationServers: options.authorizationServers,
-      baseUrl,
-      renderUrl,
-      clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
-      ...(options.jobs ? { jobs: options.jobs } : {}),
-      report,
-    })
-    mountMcpRoute(app, {
-      designs: options.designs,
-      accounts: options.accounts,
-      renderer: options.renderer,
-      meter: options.meter,
-      clock,
-      verifier,
-      baseUrl,
-      renderUrl,
-      maxBodyBytes,
-      ...(options.mcpAllowedOrigins ? { allowedOrigins: options.mcpAllowedOrigins } : {}),
-      report,
-    })
-  }
-  app.get('/openapi.json', () => new Response(openapi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
-  return app
+  return mountRoutes(app, ROUTES, context)
 }
 
 /**
@@ -245,23 +128,6 @@ async function withSecurityHeaders(event: H3Event, next: () => unknown): Promise
     headers.set('x-content-type-options', 'nosniff')
     return new Response(result.body, { status: result.status, statusText: result.statusText, headers })
   }
-}
-
-/** Splits a POST body into render parameters (`format`… also accepted there) and overrides. */
-function splitBody(body: Record<string, unknown> | undefined): { params: RenderParams; overrides: Record<string, unknown> } {
-  if (body === undefined) return { params: {}, overrides: {} }
-  const picked: Record<string, unknown> = {}
-  const overrides: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(body)) {
-    if ((RENDER_PARAM_NAMES as readonly string[]).includes(key)) picked[key] = value
-    else overrides[key] = value
-  }
-  return { params: parseRenderParams(picked), overrides }
-}
-
-/** Bytes for `stream`; the JSON render result for `hosted` and `signed`. */
-function toRenderResponse(result: RenderDesignResult, renderCode: string): Response {
-  return renderOutcomeResponse(result, { name: renderCode, disposition: 'inline' })
 }
 
 function normaliseAddress(name: string, value: unknown): string {

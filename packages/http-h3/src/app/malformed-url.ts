@@ -6,7 +6,7 @@
  * @module app/malformed-url
  */
 import type { H3Event } from 'h3'
-import { errorJson } from './respond.js'
+import { errorJson } from './errors.js'
 
 /** Longest excerpt of the path quoted in the message. */
 const QUOTE_CHARS = 200

@@ -27,3 +27,20 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw invalidRequest([{ path: 'body', message: `expected JSON, received text that does not parse (${(error as Error).message})` }])
   }
 }
+
+/**
+ * `request` with its body read through the limit, for a handler that parses the body itself
+ * (the MCP SDK reads bodies whole, whatever their size).
+ *
+ * @example const bounded = await readBoundedRequest(event.req, 2 * 1024 * 1024)
+ * @throws BodyTooLargeError over `limit` bytes, before the handler sees anything.
+ */
+export async function readBoundedRequest(request: Request, limit: number): Promise<Request> {
+  if (request.body === null) return request
+  const body = await readBody(request, limit)
+  const headers = new Headers(request.headers)
+  // The body is now a known buffer: its framing headers are the new request's to set.
+  headers.delete('content-length')
+  headers.delete('transfer-encoding')
+  return new Request(request.url, { method: request.method, headers, ...(body && body.byteLength > 0 ? { body } : {}), signal: request.signal })
+}

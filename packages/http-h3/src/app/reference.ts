@@ -1,11 +1,11 @@
 /**
- * The HTTP reference page (`docs/http-reference.md`), generated from the OpenAPI document, so
- * the prose reference, the served `/openapi.json` and the validation share one source: the
- * render endpoints, the bearer endpoints and the built-in authorization server.
+ * The HTTP reference page (`docs/http-reference.md`), generated from the OpenAPI document of the
+ * route table, so the prose reference, the served `/openapi.json` and the mounted routes share
+ * one source: the render endpoints, the bearer endpoints and the built-in authorization server.
  *
  * @module app/reference
  */
-import { createOpenApiDocument } from './openapi.js'
+import { createOpenApiDocument } from '../openapi/document.js'
 
 type Json = Record<string, any>
 

@@ -8,7 +8,7 @@ import type { UrlSigner } from '@litho/core'
 import type { FileStore } from '@litho/core/contracts'
 import { verifyFileRequest } from '@litho/storage-adapters/file-store'
 import { getRouterParam, type H3Event } from 'h3'
-import { errorJson } from './respond.js'
+import { errorJson } from './errors.js'
 
 /**
  * The response for `GET|HEAD /files/<key>`. The signature is checked before any I/O; a file

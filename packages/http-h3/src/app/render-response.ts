@@ -1,0 +1,49 @@
+/**
+ * The answers of renders and exports: bytes with their type and file name, or the JSON result
+ * of a stored delivery, each with the quota headers every metered response carries.
+ *
+ * @module app/render-response
+ */
+import type { QuotaState, RenderWarning } from '@litho/core'
+import { json } from './errors.js'
+
+/** Quota headers on every metered response, so clients can pace themselves, e.g. `quotaHeaders(result.quota)`. */
+export function quotaHeaders(quota: QuotaState): Record<string, string> {
+  return {
+    'x-quota-limit': String(quota.limit),
+    'x-quota-remaining': String(quota.remaining),
+    'x-quota-reset': quota.resetAt.toISOString(),
+  }
+}
+
+/** What a render or an export returns: bytes (`stream`) or a JSON body (stored deliveries). */
+export type RenderOutcome = { warnings: readonly RenderWarning[]; quota: QuotaState } & (
+  | { delivery: 'stream'; bytes: Uint8Array; contentType: string; format: string; variation: string }
+  | { delivery: 'hosted' | 'signed'; body: unknown }
+)
+
+/**
+ * The response of a render or an export: quota and warning headers (`X-Litho-Ignored-Overrides`
+ * lists the ignored keys), then the JSON body, or the bytes with their type, a file name and
+ * `X-Litho-Variation`. Never cached: every fetch is a metered render.
+ *
+ * @example renderOutcomeResponse(result, { name: renderCode, disposition: 'inline' })
+ */
+export function renderOutcomeResponse(result: RenderOutcome, options: { name: string; disposition: 'inline' | 'attachment'; headers?: Record<string, string> }): Response {
+  const headers: Record<string, string> = { ...quotaHeaders(result.quota), 'cache-control': 'private, no-store', ...options.headers }
+  const ignored = result.warnings.filter((w) => w.code === 'override_ignored' && w.key).map((w) => encodeURIComponent(w.key!))
+  if (ignored.length > 0) headers['x-litho-ignored-overrides'] = ignored.join(',')
+  if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
+  if (result.delivery !== 'stream') return json(result.body, 200, headers)
+  const extension = result.format === 'jpeg' ? 'jpg' : result.format
+  return new Response(result.bytes, {
+    status: 200,
+    headers: {
+      ...headers,
+      'content-type': result.contentType,
+      'content-length': String(result.bytes.byteLength),
+      'content-disposition': `${options.disposition}; filename="${options.name.replace(/[^A-Za-z0-9_-]/g, '')}.${extension}"`,
+      'x-litho-variation': result.variation,
+    },
+  })
+}

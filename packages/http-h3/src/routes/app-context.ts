@@ -1,0 +1,82 @@
+/**
+ * What the routes of one app share: its options, its addresses, the services of `@litho/core`
+ * built from the options once, and the credential checkers.
+ *
+ * @module routes/app-context
+ */
+import type { Clock, RefundSettings } from '@litho/core'
+import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
+import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
+import { getRequestIP, type H3Event } from 'h3'
+import type { LithoAppOptions } from '../app/create-litho-app.js'
+
+/** The path of the protected-resource metadata of the API (RFC 9728), relative to `{base_url}`. */
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
+
+/** The path of the MCP endpoint, relative to `{base_url}`. */
+export const MCP_PATH = '/api/mcp'
+
+/** Largest JSON body of a render POST, a bulk, an export or an MCP message when the options do not say. */
+const DEFAULT_MAX_BODY = 2 * 1024 * 1024
+
+/** The context of one app's routes. */
+export interface AppContext {
+  options: LithoAppOptions
+  renderUrl: string
+  baseUrl: string
+  authUrl: string
+  maxBodyBytes: number
+  clock: Clock
+  report: (error: unknown) => void
+  /** The ports every service of `@litho/core` takes (renders, exports, lists, keys). */
+  services: {
+    designs: DesignStore
+    accounts: AccountStore
+    files: FileStore
+    meter: Meter
+    refunds: RefundSettings
+    retention: RetentionIndex | undefined
+    renderer: LithoAppOptions['renderer']
+    clock: Clock
+    bulkConcurrency?: number
+  }
+  authenticateKey: RenderKeyAuthenticator
+  /** Checks bearer tokens; without it the bearer routes are not mounted. */
+  verifier: BearerVerifier | undefined
+  /** The client's network address (rate limits of sign-in and registration). */
+  clientAddress(event: H3Event): string | undefined
+  /** The OpenAPI document of the app's route table, as JSON (built on first use). */
+  openApiDocument(): string
+}
+
+/**
+ * The context of an app with `options` and its normalised addresses.
+ *
+ * @example const context = createAppContext(options, { renderUrl, baseUrl, authUrl }, () => JSON.stringify(document))
+ */
+export function createAppContext(options: LithoAppOptions, addresses: { renderUrl: string; baseUrl: string; authUrl: string }, openApiDocument: () => string): AppContext {
+  const report = options.onError ?? ((error: unknown) => console.error('[litho]', error))
+  const clock = options.clock ?? { now: () => new Date() }
+  return {
+    options,
+    ...addresses,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    clock,
+    report,
+    services: {
+      designs: options.designs,
+      accounts: options.accounts,
+      files: options.files,
+      meter: options.meter,
+      refunds: { report, ...(options.refundLedger ? { ledger: options.refundLedger } : {}) },
+      retention: options.retention,
+      renderer: options.renderer,
+      clock,
+      ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
+    },
+    authenticateKey: createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() }),
+    verifier: options.bearer ?? options.oauth?.verifier,
+    clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
+    openApiDocument,
+  }
+}

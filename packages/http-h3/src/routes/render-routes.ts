@@ -1,0 +1,135 @@
+/**
+ * The render endpoints of `{render_url}` (interface.md §3), with a render key: `GET|POST
+ * /v1/:design_id` (one render) and `POST /bulk` (1-25 renders in one call).
+ *
+ * @module routes/render-routes
+ */
+import { BULK_DEFAULT_FORMAT, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
+import * as z from 'zod'
+import { json } from '../app/errors.js'
+import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
+import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
+import { defineRoute, type OpenApiObject } from './define-route.js'
+
+const designIdParams = z.object({ design_id: z.string().meta({ description: 'The render code of the design (from its render config), not its `_id`.' }) })
+
+/** The `overrides` query parameter of renders and exports: dot-paths, one parameter each. */
+export const overridesParam: OpenApiObject = {
+  name: 'overrides',
+  in: 'query',
+  required: false,
+  style: 'form',
+  explode: true,
+  description: 'Dynamic-field overrides as `<component_key>.<field>=<value>` (e.g. `title.text=Hello`). Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides`.',
+  schema: { type: 'object', additionalProperties: { type: 'string' } },
+}
+
+/** The image types a render or an export may answer with. */
+export const IMAGE_CONTENT = {
+  'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+  'image/jpeg': { schema: { type: 'string', contentMediaType: 'image/jpeg' } },
+  'image/webp': { schema: { type: 'string', contentMediaType: 'image/webp' } },
+  'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
+}
+
+const renderResponses = {
+  '200': {
+    description: 'The image (`delivery=stream`, the default) or the render result (`hosted`, `signed`).',
+    headers: {
+      ...quotaResponseHeaders,
+      'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
+      'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
+    },
+    content: { ...IMAGE_CONTENT, 'application/json': { schema: { $ref: '#/components/schemas/RenderResult' } } },
+  },
+  ...commonErrors,
+  '403': errorBody(STORAGE_FULL),
+  '404': errorBody('No published design of this account has this render code.'),
+  '413': errorBody('The body is larger than the limit.'),
+  '422': errorBody('A remote image or font the design needs could not be fetched or decoded.'),
+}
+
+/** `GET /v1/:design_id`: a render, overrides in the query. */
+export const renderRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/:design_id',
+  server: 'render',
+  auth: { kind: 'render-key', mode: 'get-render' },
+  operationId: 'renderDesign',
+  tags: ['render'],
+  summary: 'Render a design (overrides in the query)',
+  description: 'A GET render URL used in an image tag counts as a render.',
+  params: designIdParams,
+  query: [RenderParamsSchema, overridesParam],
+  responses: renderResponses,
+  async handler({ app, account, event, param }) {
+    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })
+    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline' })
+  },
+})
+
+/** `POST /v1/:design_id`: a render, overrides (and parameters) in a JSON body. */
+export const renderWithBodyRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/:design_id',
+  server: 'render',
+  auth: { kind: 'render-key', mode: 'post-render' },
+  body: { kind: 'json' },
+  operationId: 'renderDesignWithBody',
+  tags: ['render'],
+  summary: 'Render a design (overrides in a JSON body)',
+  description: 'The body is an object of overrides (dot-paths or nested). `format`, `quality`, `variation`, `delivery` and `expiresIn` may also be given in the body; the query wins. Nothing is stored unless delivery is hosted or signed.',
+  params: designIdParams,
+  query: [RenderParamsSchema],
+  requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } },
+  responses: renderResponses,
+  async handler({ app, account, event, body, param }) {
+    if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+      throw invalidRequest([{ path: 'body', message: `expected a JSON object of overrides, received ${Array.isArray(body) ? 'an array' : JSON.stringify(body)}` }])
+    const { params, overrides } = splitBody(body as Record<string, unknown> | undefined)
+    // The query wins over the body for the same parameter.
+    const result = await renderDesign(app.services, {
+      account,
+      renderCode: param('design_id'),
+      params: { ...params, ...parseRenderParams(event.url.searchParams) },
+      overrides: [event.url.searchParams, overrides],
+    })
+    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline' })
+  },
+})
+
+/** `POST /bulk`: several renders, stored, in one call. */
+export const bulkRoute = defineRoute({
+  method: 'POST',
+  path: '/bulk',
+  server: 'render',
+  auth: { kind: 'render-key', mode: 'bulk' },
+  body: { kind: 'json' },
+  operationId: 'bulkRender',
+  tags: ['render'],
+  summary: `Render 1-${MAX_BULK_ITEMS} items in one call`,
+  description: `Each item is one render against the quota, metered all or nothing (a 429 renders nothing); a failed item is refunded and reported on its row without aborting the others. Items without a format of their own use the request's, else ${BULK_DEFAULT_FORMAT}.`,
+  requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BulkRequest' } } } },
+  responses: {
+    '200': { description: 'One row per item, in order, and a summary.', headers: quotaResponseHeaders, content: { 'application/json': { schema: { $ref: '#/components/schemas/BulkResponse' } } } },
+    ...commonErrors,
+    '413': errorBody('The body is larger than the limit.'),
+  },
+  async handler({ app, account, body }) {
+    if (body === undefined) throw invalidRequest([{ path: 'body', message: 'expected a JSON object with "items", received an empty body' }])
+    const result = await bulkRender(app.services, { account, request: parseBulkRequest(body) })
+    return json(result.body, 200, quotaHeaders(result.quota))
+  },
+})
+
+/** Splits a POST body into render parameters (`format`… also accepted there) and overrides. */
+function splitBody(body: Record<string, unknown> | undefined): { params: RenderParams; overrides: Record<string, unknown> } {
+  if (body === undefined) return { params: {}, overrides: {} }
+  const picked: Record<string, unknown> = {}
+  const overrides: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(body)) {
+    if ((RENDER_PARAM_NAMES as readonly string[]).includes(key)) picked[key] = value
+    else overrides[key] = value
+  }
+  return { params: parseRenderParams(picked), overrides }
+}
