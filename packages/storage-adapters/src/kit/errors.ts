@@ -54,5 +54,10 @@ export async function importPeer<T>(label: string, pkg: string, load: () => Prom
 export function isOwnError(error: unknown): boolean {
   if (LithoError.isInstance(error)) return true
   if (error instanceof TypeError && typeof (error as { code?: unknown }).code === 'string') return true
+  return isMissingPeer(error)
+}
+
+/** True for {@link importPeer}'s missing-package error. */
+export function isMissingPeer(error: unknown): error is MissingPeerError {
   return error instanceof Error && (error as Partial<MissingPeerError>).code === 'ERR_MODULE_NOT_FOUND' && typeof (error as Partial<MissingPeerError>).packageName === 'string'
 }

@@ -4,7 +4,7 @@
  * @module kit/hours
  */
 import { LithoError } from '@litho/core/contracts'
-import { isOwnError, storageError } from './errors.js'
+import { isMissingPeer, storageError } from './errors.js'
 
 /**
  * An error of a meter's backend: unreachable, or holding data the meter cannot read. Meters
@@ -17,12 +17,12 @@ export function createMeterError(adapter: string, operation: string, message: st
   return storageError(`meter:${adapter}`, adapter, operation, message, cause)
 }
 
-/** Runs `task`; any error it throws is wrapped with {@link createMeterError} unless it already is one. */
+/** Runs `task`; any error it throws is wrapped with {@link createMeterError} unless it already is one (or names a missing optional peer). */
 export async function wrapBackendErrors<T>(adapter: string, operation: string, task: () => Promise<T>): Promise<T> {
   try {
     return await task()
   } catch (error) {
-    if ((LithoError.isInstance(error) && error.code === 'ERR_STORAGE') || (isOwnError(error) && !LithoError.isInstance(error))) throw error
+    if ((LithoError.isInstance(error) && error.code === 'ERR_STORAGE') || isMissingPeer(error)) throw error
     throw createMeterError(adapter, operation, error instanceof Error ? error.message : String(error), error)
   }
 }

@@ -7,7 +7,7 @@
  * @module kit/store-base
  */
 import { resolve } from 'node:path'
-import { LithoError } from '@litho/core/contracts'
+import type { LithoError } from '@litho/core/contracts'
 import { conflictError, importPeer, isOwnError, storageError as backendError, typeError as codedTypeError, type CodedTypeError, type TypeErrorCode } from './errors.js'
 import { createStorage, type Storage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
