@@ -46,6 +46,16 @@ describe('import weight', () => {
     })
   }
 
+  // Only the file store needs zod's entry (canonicalPath lives in the contracts); the rest take
+  // LithoError from the zod-free `@litho/core/errors`.
+  const zodFree = entriesOf('storage-adapters').filter((specifier) => !['@litho/storage-adapters', '@litho/storage-adapters/file-store'].includes(specifier))
+  for (const specifier of zodFree) {
+    it(`${specifier} does not load zod`, async () => {
+      const { urls } = await importAlone(specifier)
+      expect(packagesOf(urls)).not.toContain('zod')
+    })
+  }
+
   // @litho/testing's root holds compareImages, which is sharp by design: it may load sharp, never the renderer.
   const adapters = [...entriesOf('storage-adapters'), ...entriesOf('testing'), ...entriesOf('auth-adapters')]
   for (const specifier of adapters) {

@@ -7,7 +7,8 @@
  *
  * @module kit/errors
  */
-import { createTypeError, LithoError, type CodedTypeError, type TypeErrorCode } from '@litho/core/contracts'
+// The error classes come from the light `/errors` entry (no zod); the same module as `/contracts`' own.
+import { createTypeError, LithoError, type CodedTypeError, type TypeErrorCode } from '@litho/core/errors'
 
 export type { CodedTypeError, TypeErrorCode }
 

@@ -3,7 +3,7 @@
  *
  * @module kit/hours
  */
-import { LithoError } from '@litho/core/contracts'
+import { LithoError } from '@litho/core/errors'
 import { isMissingPeer, storageError } from './errors.js'
 
 /**

@@ -6,7 +6,7 @@
  * @module kit/job-queue
  */
 import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/contracts'
+import { LithoError } from '@litho/core/errors'
 import { storageError, typeError as codedTypeError, type CodedTypeError, type TypeErrorCode } from './errors.js'
 import { ID_RE } from './store-base.js'
 import { describe } from './validate.js'

@@ -6,7 +6,7 @@
  * @module redis/job-queue
  */
 import type { JobOutcome, JobQueue, JobQueueStartOptions, QueuedJob } from '@litho/core/contracts'
-import { LithoError } from '@litho/core/contracts'
+import { LithoError } from '@litho/core/errors'
 import { importPeer, isOwnError } from '../kit/errors.js'
 import type { Job, Queue, Worker } from 'bullmq'
 import type { Redis } from 'ioredis'
