@@ -38,7 +38,7 @@ const packagesOf = (urls: string[]): string[] =>
   [...new Set(urls.flatMap((url) => /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []))].sort()
 
 describe('import weight', () => {
-  for (const specifier of ['@litho/core/contracts', '@litho/core/errors']) {
+  for (const specifier of ['@litho/core/contracts', '@litho/core/errors', '@litho/core/signing']) {
     it(`${specifier} loads zod and nothing else`, async () => {
       const { urls } = await importAlone(specifier)
       expect(packagesOf(urls).filter((name) => name !== 'zod')).toEqual([])
@@ -46,10 +46,9 @@ describe('import weight', () => {
     })
   }
 
-  // Only the file store needs zod's entry (canonicalPath lives in the contracts); the rest take
-  // LithoError from the zod-free `@litho/core/errors`.
-  const zodFree = entriesOf('storage-adapters').filter((specifier) => !['@litho/storage-adapters', '@litho/storage-adapters/file-store'].includes(specifier))
-  for (const specifier of zodFree) {
+  // The adapters take their runtime pieces from the zod-free entries (`@litho/core/errors`,
+  // `@litho/core/signing`): the schemas of the contracts are for the HTTP layer and clients.
+  for (const specifier of [...entriesOf('storage-adapters'), '@litho/core/signing']) {
     it(`${specifier} does not load zod`, async () => {
       const { urls } = await importAlone(specifier)
       expect(packagesOf(urls)).not.toContain('zod')

@@ -3,6 +3,8 @@
  * lifetime, the canonical path, and the signer's interface. `createUrlSigner` (HMAC, in
  * `@litho/core`) implements it; docs/signed-urls.md describes the scheme.
  *
+ * Also its own entry, `@litho/core/signing`, which loads nothing at all: the file stores import it.
+ *
  * @module contracts/signing
  */
 

@@ -7,7 +7,8 @@
  * @module kit/file-store
  */
 import { randomBytes } from 'node:crypto'
-import { canonicalPath, MAX_SIGNED_URL_SECONDS, type FileStore, type FileVisibility, type StoredFile, type UrlSigner, type VerifyFailure } from '@litho/core/contracts'
+import type { FileStore, FileVisibility, StoredFile } from '@litho/core/contracts'
+import { canonicalPath, MAX_SIGNED_URL_SECONDS, type UrlSigner, type VerifyFailure } from '@litho/core/signing'
 import { createLock } from './locks.js'
 import { storeKit, type StoreKit } from './store-base.js'
 import { describe } from './validate.js'
