@@ -1,117 +1,19 @@
 /**
- * Errors raised by Litho. Every error carries a stable `code`; HTTP statuses are
- * assigned by the transport adapters, never here.
+ * `@litho/core/errors`: the error class and its codes alone. The one definition lives in the
+ * contracts entry (`./contracts/errors.ts`); this entry re-exports it, so every entry of
+ * `@litho/core` shares one {@link LithoError} class.
  *
  * @module errors
  */
-
-const kLithoError = Symbol.for('litho.error')
-
-/** Every code a {@link LithoError} can carry. */
-export type LithoErrorCode =
-  /** The design document failed validation; `issues` lists every problem. */
-  | 'ERR_INVALID_DESIGN'
-  /** An override value could not be coerced or is invalid for its field. */
-  | 'ERR_INVALID_OVERRIDE'
-  /** A render option (format, quality, size) is out of range. */
-  | 'ERR_INVALID_RENDER_OPTION'
-  /** The requested variation id does not exist in the document. */
-  | 'ERR_UNKNOWN_VARIATION'
-  /** A remote image could not be fetched, or was refused by the network policy. */
-  | 'ERR_IMAGE_FETCH'
-  /** An image was fetched but is not a supported, decodable image within limits. */
-  | 'ERR_IMAGE_INVALID'
-  /** A font named in `fonts[]` could not be fetched or parsed. */
-  | 'ERR_FONT_FETCH'
-  /** The render pool's queue is full; retry later. */
-  | 'ERR_RENDER_BUSY'
-  /** The rendering pipeline failed for another reason. */
-  | 'ERR_RENDER_FAILED'
-  /** The account's render quota for the current window is used up; `details` has usage, limit, resetAt. */
-  | 'ERR_QUOTA_EXCEEDED'
-  /** A store was asked to create something whose id or unique key is already used. */
-  | 'ERR_STORE_CONFLICT'
-  /** A storage backend failed (unreachable, corrupt data); `details.adapter` names it. */
-  | 'ERR_STORAGE'
-  /** A request parameter or body is invalid; `issues` names each field and why. */
-  | 'ERR_INVALID_REQUEST'
-  /** Credentials are missing, unknown or deactivated. */
-  | 'ERR_UNAUTHORIZED'
-  /** No design has this id or render code (for this account), or it has no published version. */
-  | 'ERR_DESIGN_NOT_FOUND'
-  /** No render key has this id for this account (unknown, deleted, or another account's). */
-  | 'ERR_KEY_NOT_FOUND'
-  /**
-   * The account's plan allows no more designs (`PLANS[plan].templates`); `details` has `plan`,
-   * `limit` and `count`. Deleting a design or moving to a larger plan makes room.
-   */
-  | 'ERR_TEMPLATE_LIMIT'
-  /** No export job has this id (for this account). */
-  | 'ERR_EXPORT_NOT_FOUND'
-  /**
-   * Storing this render would pass the plan's storage limit (`PLANS[plan].storageBytes`); `details`
-   * has `usage` and `limit` (bytes) and `bytes` (this file). Nothing was stored.
-   */
-  | 'ERR_STORAGE_QUOTA'
-
-/** One problem found while validating input: where it is and what was expected. */
-export interface LithoIssue {
-  /** JSON path of the offending value, e.g. `components[2].fontSize`; empty for the root. */
-  path: string
-  /** Human-readable explanation: what was expected and what was received. */
-  message: string
-}
-
-/** Options of {@link LithoError}. */
-export interface LithoErrorOptions {
-  /** The underlying error, if any. */
-  cause?: unknown
-  /** Individual problems, for validation errors. */
-  issues?: LithoIssue[]
-  /** Extra structured fields safe to show to the caller (never secrets). */
-  details?: Record<string, unknown>
-}
-
-/**
- * The one error class of Litho. Use {@link LithoError.isInstance} rather than
- * `instanceof`: adapters may load another copy of `@litho/core`.
- *
- * @example
- * try { validateDesign(doc) } catch (error) {
- *   if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_DESIGN') console.log(error.issues)
- * }
- */
-export class LithoError extends Error {
-  override readonly name = 'LithoError'
-  readonly code: LithoErrorCode
-  readonly issues: LithoIssue[]
-  readonly details: Record<string, unknown>
-  readonly [kLithoError] = true
-
-  constructor(code: LithoErrorCode, message: string, options: LithoErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause })
-    this.code = code
-    this.issues = options.issues ?? []
-    this.details = options.details ?? {}
-  }
-
-  /** True for any LithoError, whichever copy of the package created it. */
-  static isInstance(error: unknown): error is LithoError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[kLithoError] === true
-  }
-
-  /** A plain, structured-clone-safe form (for worker threads and JSON responses). */
-  toJSON(): { name: 'LithoError'; code: LithoErrorCode; message: string; issues: LithoIssue[]; details: Record<string, unknown> } {
-    return { name: 'LithoError', code: this.code, message: this.message, issues: this.issues, details: this.details }
-  }
-
-  /** Rebuilds an error from {@link LithoError.toJSON} output (used across worker threads). */
-  static fromJSON(value: { code: LithoErrorCode; message: string; issues?: LithoIssue[]; details?: Record<string, unknown> }): LithoError {
-    return new LithoError(value.code, value.message, { issues: value.issues ?? [], details: value.details ?? {} })
-  }
-}
-
-/** Formats a list of issues as one line each: `path: message`. */
-export function formatIssues(issues: readonly LithoIssue[]): string {
-  return issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('\n')
-}
+export {
+  LITHO_ERROR_CODES,
+  LithoError,
+  createTypeError,
+  formatIssues,
+  isLithoErrorCode,
+  type CodedTypeError,
+  type LithoErrorCode,
+  type LithoErrorOptions,
+  type LithoIssue,
+  type TypeErrorCode,
+} from './contracts/errors.js'

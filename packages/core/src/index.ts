@@ -9,7 +9,18 @@
  */
 
 // Errors
-export { LithoError, formatIssues, type LithoErrorCode, type LithoErrorOptions, type LithoIssue } from './errors.js'
+export {
+  LITHO_ERROR_CODES,
+  LithoError,
+  createTypeError,
+  formatIssues,
+  isLithoErrorCode,
+  type CodedTypeError,
+  type LithoErrorCode,
+  type LithoErrorOptions,
+  type LithoIssue,
+  type TypeErrorCode,
+} from './errors.js'
 
 // The design document
 export {
@@ -58,7 +69,7 @@ export { listVariations, resolveVariation, type ResolvedVariation, type Variatio
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
 
 // Quotas
-export { PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
+export { PLAN_IDS, PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
 export { countOwned, createOwned, deleteOwned, type OwnedCreate, type OwnedItems, type OwnedKind } from './quota/owned-count.js'
 export { storeRender, type StoreRenderServices, type StoredRender } from './service/store-render.js'
@@ -102,6 +113,7 @@ export {
 } from './render/images/index.js'
 // The service operations (transport-free; the HTTP adapter maps them to routes)
 export type { Clock } from './contracts/clock.js'
+export { JOB_STATUSES, type JobStatus } from './contracts/job-queue.js'
 export {
   BULK_DEFAULT_FORMAT,
   BulkItemSchema,
@@ -260,6 +272,8 @@ export {
 export {
   EXPORT_ABANDONED,
   EXPORT_JOB_MAX_RUNS,
+  ExportJobAckSchema,
+  ExportJobViewSchema,
   createExportJobHandler,
   enqueueExportJob,
   exportPollPath,

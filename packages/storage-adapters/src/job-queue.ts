@@ -6,7 +6,7 @@
  *
  * @module job-queue
  */
-export { memoryJobQueue, type MemoryJobQueueOptions } from './_memory-job-queue.js'
-export { fsJobQueue, type FsJobQueueOptions } from './_fs-job-queue.js'
-export { bullmqJobQueue, type BullmqJobQueueOptions } from './_bullmq-job-queue.js'
-export type { CommonJobQueueOptions, JobQueueErrorHandler } from './_job-queue-kit.js'
+export { memoryJobQueue, type MemoryJobQueueOptions } from './memory/job-queue.js'
+export { fsJobQueue, type FsJobQueueOptions } from './fs/job-queue.js'
+export { bullmqJobQueue, type BullmqJobQueueOptions } from './redis/job-queue.js'
+export type { CommonJobQueueOptions, JobQueueErrorHandler } from './kit/job-queue.js'

@@ -11,7 +11,7 @@ import type { JobOutcome, JobQueue, QueuedJob } from '@litho/core/contracts'
 import { runJobQueueConformance } from '@litho/testing/job-queue'
 import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
-import { toBullmqJobId } from '../src/_bullmq-job-queue.js'
+import { toBullmqJobId } from '../src/redis/job-queue.js'
 import { bullmqJobQueue, fsJobQueue, memoryJobQueue } from '../src/job-queue.js'
 import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 

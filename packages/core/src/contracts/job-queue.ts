@@ -4,8 +4,10 @@
  * @module contracts/job-queue
  */
 
-/** The states of an export job; transitions: queued → processing → succeeded | failed (processing → queued on a retry). */
-export type JobStatus = 'queued' | 'processing' | 'succeeded' | 'failed'
+/** The states of an export job in the order a job goes through them; transitions: queued → processing → succeeded | failed (processing → queued on a retry). */
+export const JOB_STATUSES = Object.freeze(['queued', 'processing', 'succeeded', 'failed'] as const)
+/** The state of an export job, e.g. `'processing'`. */
+export type JobStatus = (typeof JOB_STATUSES)[number]
 
 /** One attempt to deliver a completion webhook. */
 export interface WebhookAttempt {

@@ -1,7 +1,7 @@
 /**
  * The design guide: everything an author (a person or an AI agent that has never seen Litho)
  * needs to write a valid design document. Field lists, types, defaults, descriptions and the
- * JSON Schema are derived from the zod schemas in `schema.ts`, so the guide, the MCP tool
+ * JSON Schema are derived from the zod schemas in `contracts/schemas/design-document.ts`, so the guide, the MCP tool
  * `get_design_guide` and the generated docs can never disagree with what is validated. Only the
  * prose (overview, summaries) and the examples are written here; tests validate the examples.
  *
@@ -206,7 +206,7 @@ export const DESIGN_DOCS_FILES = { markdown: 'design-document.md', jsonSchema: '
 export function renderDesignDocs(): { markdown: string; jsonSchema: string } {
   const guide = getDesignGuide()
   const header =
-    '<!-- Generated from packages/core/src/design/schema.ts and guide.ts by packages/core/scripts/gen-docs.ts. Do not edit: run `npx tsx packages/core/scripts/gen-docs.ts`. -->\n\n'
+    '<!-- Generated from packages/core/src/contracts/schemas/design-document.ts and design/guide.ts by packages/core/scripts/gen-docs.ts. Do not edit: run `npx tsx packages/core/scripts/gen-docs.ts`. -->\n\n'
   return { markdown: header + guide.markdown, jsonSchema: `${JSON.stringify(guide.jsonSchema, null, 2)}\n` }
 }
 

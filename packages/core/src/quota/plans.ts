@@ -1,35 +1,7 @@
 /**
- * Plans and their monthly quotas (interface.md §8).
+ * The plans: defined in the contracts entry (`../contracts/plans.ts`), re-exported here where
+ * the quota code has always imported them.
  *
  * @module quota/plans
  */
-
-/** The plan ids. */
-export type PlanId = 'free' | 'basic' | 'pro' | 'unlimited'
-
-/** What a plan allows per calendar month (UTC). `null` means no limit. */
-export interface Plan {
-  id: PlanId
-  /** Metered renders (API calls) per month. */
-  renders: number
-  /** Designs the account may own. */
-  templates: number | null
-  /** Bytes of stored renders. */
-  storageBytes: number | null
-}
-
-const MB = 1_000_000
-const GB = 1_000_000_000
-
-/** The plans of the service interface: Free 100, Basic 1,000, Pro 10,000, Unlimited 100,000 renders a month. */
-export const PLANS: Readonly<Record<PlanId, Plan>> = Object.freeze({
-  free: { id: 'free', renders: 100, templates: 50, storageBytes: 500 * MB },
-  basic: { id: 'basic', renders: 1_000, templates: null, storageBytes: 10 * GB },
-  pro: { id: 'pro', renders: 10_000, templates: null, storageBytes: null },
-  unlimited: { id: 'unlimited', renders: 100_000, templates: null, storageBytes: null },
-})
-
-/** True when `value` names a plan. */
-export function isPlanId(value: unknown): value is PlanId {
-  return typeof value === 'string' && Object.hasOwn(PLANS, value)
-}
+export { PLAN_IDS, PLANS, isPlanId, type Plan, type PlanId } from '../contracts/plans.js'

@@ -1,25 +1,13 @@
 /**
- * The defaults of a render, in one place: every entry (the renderer, the pool, the render, bulk
- * and export operations, the HTTP parameters' documentation) reads them from here.
+ * The output options of a render: their defaults (defined in contracts/defaults) and their check.
  *
  * @module render/defaults
  */
 import { LithoError } from '../errors.js'
+import { DEFAULT_FORMAT, DEFAULT_QUALITY } from '../contracts/defaults.js'
 import { OUTPUT_FORMATS, type OutputFormat } from './types.js'
 
-/** Format of a render that names none: `jpeg`, the default of the render endpoints. */
-export const DEFAULT_FORMAT: OutputFormat = 'jpeg'
-/** JPEG quality of a render that names none (1-100; the other formats ignore it). */
-export const DEFAULT_QUALITY = 80
-/** The id of the base size of a design, offered by every design and used when no variation is named. */
-export const MASTER_VARIATION = 'master'
-/**
- * Format of a bulk item when neither the item nor the request names one: `jpeg`, the default
- * of the render endpoints on the same address.
- */
-export const BULK_DEFAULT_FORMAT: OutputFormat = DEFAULT_FORMAT
-/** Format of an export when neither the query nor the body names one: `png`. */
-export const EXPORT_DEFAULT_FORMAT: OutputFormat = 'png'
+export { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT, MASTER_VARIATION } from '../contracts/defaults.js'
 
 /** A render's output options, checked and with their defaults, e.g. `{ format: 'png', quality: 80 }`. */
 export interface OutputOptions {

@@ -5,19 +5,7 @@
  */
 import type { IgnoredReason } from '../design/overrides.js'
 
-/** Output formats. */
-export type OutputFormat = 'png' | 'jpeg' | 'webp' | 'pdf'
-
-/** The output formats, in the order the docs list them. */
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['png', 'jpeg', 'webp', 'pdf']
-
-/** Content type of each output format. */
-export const CONTENT_TYPES: Readonly<Record<OutputFormat, string>> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-}
+export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat } from '../contracts/formats.js'
 
 /** What a warning is about. */
 export type RenderWarningCode =

@@ -11,50 +11,22 @@
  *
  * @module service/export-design
  */
-import * as z from 'zod'
 import type { DesignStore } from '../contracts/design-store.js'
 import { describeReceived } from '../design/schema.js'
 import type { OverrideInput } from '../design/overrides.js'
 import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import type { LithoIssue } from '../errors.js'
 import { isPresent, loadOwnDesign, notFound } from './designs.js'
-import { DEFAULT_EXPIRES_IN_MINUTES, RenderParamsSchema, invalidRequest } from './params.js'
-import { DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT } from '../render/defaults.js'
+import { EXPORT_DEFAULT_FORMAT, EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, ExportParamsSchema, type ExportParams } from '../contracts/schemas/export-params.js'
+import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
+import { DEFAULT_QUALITY } from '../render/defaults.js'
 import { prepareRender, type PreparedRender } from './prepare-render.js'
-import { expected, readParams } from './query.js'
+import { readParams } from './query.js'
 import { isPlainObject } from '../_internal/is-plain-object.js'
 import { renderPrepared, type RenderDesignResult, type RenderResultBody } from './render-design.js'
 import type { RenderAccount, RenderServices } from './services.js'
 
-export { EXPORT_DEFAULT_FORMAT }
-
-/**
- * Body keys that are parameters of an export, never overrides: stripped from the body before
- * the rest is applied (interface.md §4), so a component keyed `format` cannot be overridden
- * through the body.
- */
-export const EXPORT_RESERVED_KEYS: readonly string[] = Object.freeze(['format', 'quality', 'variation', 'draft', 'delivery', 'expiresIn', 'webhookUrl', 'dma-api-key'])
-
-/**
- * The parameters of the synchronous exports, from the query or the JSON body (the query wins).
- * `expiresIn` applies to `signed-url` only; it is validated everywhere.
- *
- * @example ExportParamsSchema.parse({ format: 'webp', draft: true }) // { format: 'webp', draft: true }
- */
-export const ExportParamsSchema = z.object({
-  format: RenderParamsSchema.shape.format.unwrap().optional().meta({ description: 'Output format.', default: EXPORT_DEFAULT_FORMAT }),
-  quality: RenderParamsSchema.shape.quality,
-  variation: RenderParamsSchema.shape.variation,
-  draft: z
-    .boolean(expected('true or false'))
-    .optional()
-    .meta({ description: 'Export the unpublished draft instead of the published design; ignored when the design has no draft. In the query: `true`, `false`, `1` or `0`; in the body: a JSON boolean.', default: false }),
-  expiresIn: RenderParamsSchema.shape.expiresIn,
-})
-/** Validated export parameters, e.g. `{ format: 'png', draft: true, expiresIn: 30 }`. */
-export type ExportParams = z.infer<typeof ExportParamsSchema>
-/** The names of {@link ExportParamsSchema}'s fields. */
-export const EXPORT_PARAM_NAMES: readonly (keyof ExportParams)[] = Object.freeze(['format', 'quality', 'variation', 'draft', 'expiresIn'])
+export { EXPORT_DEFAULT_FORMAT, EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, ExportParamsSchema, type ExportParams } from '../contracts/schemas/export-params.js'
 
 const QUERY_BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
 const NUMERIC_PARAMS = ['quality', 'expiresIn']

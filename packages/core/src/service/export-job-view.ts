@@ -9,8 +9,10 @@ import type { FileStore } from '../contracts/file-store.js'
 import type { JobRecord } from '../contracts/job-queue.js'
 import { LithoError } from '../errors.js'
 import { EXPORT_DEFAULT_FORMAT } from '../render/defaults.js'
+import type * as z from 'zod'
+import { ExportJobAckSchema, ExportJobViewSchema } from '../contracts/schemas/export-jobs.js'
 import { STORE_ID } from './bearer-services.js'
-import type { ExportJobRequest, ExportJobServices } from './export-jobs.js'
+import type { ExportJobAck, ExportJobRequest, ExportJobServices } from './export-jobs.js'
 
 /** The path of the polling endpoint of an export. */
 export const exportPollPath = (exportId: string): string => `/analytics/exports/${exportId}`
@@ -37,6 +39,13 @@ export interface ExportJobView {
   error?: { code: string; message: string }
   webhook?: JobRecord['webhook']
 }
+
+// The schemas of the contracts entry describe exactly these two interfaces (fails to compile otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const viewMatches: Same<ExportJobView, Omit<z.infer<typeof ExportJobViewSchema>, 'format'> & { format: string }> = true
+const ackMatches: Same<ExportJobAck, z.infer<typeof ExportJobAckSchema>> = true
+void viewMatches
+void ackMatches
 
 /**
  * An export job of the account.

@@ -42,9 +42,10 @@ export { exportPollPath, getExportJob, webhookPayload, webhookPayloadAt, type Ex
 import { clockOf, type QuotaState } from './services.js'
 import { storeRender } from './store-render.js'
 import type { Clock } from '../contracts/clock.js'
+import { EXPORT_JOB_MAX_RUNS, type ExportJobAckSchema, type ExportJobViewSchema } from '../contracts/schemas/export-jobs.js'
+import type * as z from 'zod'
 
-/** Runs of one job (the first and two retries of transient failures). */
-export const EXPORT_JOB_MAX_RUNS = 3
+export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema } from '../contracts/schemas/export-jobs.js'
 
 /** The ports export jobs run over. */
 export interface ExportJobServices {

@@ -1,7 +1,7 @@
 /**
  * Reading the query parameters of the bearer endpoints: one value per parameter (a repeated
- * one is an error, not a silent pick), whole numbers coerced from their strings, and the
- * page-size schema shared by the lists (interface.md §8: `$limit` 1-100, default 10).
+ * one is an error, not a silent pick) and whole numbers coerced from their strings. The schema
+ * helpers it used to hold live in `../contracts/schemas/common.ts`.
  *
  * @module service/query
  */
@@ -12,14 +12,7 @@ import type { LithoIssue } from '../errors.js'
 
 export { expected, wholeNumber }
 
-/** Items of a list page when `$limit` is absent. */
-export const DEFAULT_PAGE_SIZE = 10
-/** Most items of one list page (`$limit`). */
-export const MAX_PAGE_SIZE = 100
-
-
-/** `$limit` of the lists. */
-export const pageSizeSchema = wholeNumber(1, MAX_PAGE_SIZE)
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageSizeSchema } from '../contracts/schemas/common.js'
 
 /** A number as a query writes it: digits, an optional sign and fraction (no exponent, no hex). */
 const NUMERIC = /^[+-]?\d+(?:\.\d+)?$/
