@@ -1,5 +1,5 @@
 /**
- * Render keys: the credentials of the render endpoints (interface.md §5). A key is a random
+ * Render keys: the credentials of the render endpoints (docs/authentication.md). A key is a random
  * secret shown once; only its hash is stored, and the list shows a prefix, never the secret.
  *
  * @module render-keys

@@ -1,5 +1,5 @@
 // Calibration shared by the benchmarks: the same bare 1080x1080 linear gradient that
-// render-stack.md timed at 18.4 ms (resvg render only). Timings on shared 2-core machines
+// took 18.4 ms when the stack was chosen (resvg render only; docs/benchmarks.md). Timings on shared 2-core machines
 // drift by tens of per cent over minutes; this figure lets runs be compared.
 import { Resvg } from '@resvg/resvg-js'
 
@@ -18,6 +18,6 @@ export async function calibrate() {
   }
   times.sort((a, b) => a - b)
   const median = times[7]
-  console.log(`Calibration: resvg draws a bare 1080x1080 gradient in ${median.toFixed(1)} ms (render-stack.md's machine: 18.4 ms)`)
+  console.log(`Calibration: resvg draws a bare 1080x1080 gradient in ${median.toFixed(1)} ms (18.4 ms when the stack was chosen)`)
   return median
 }

@@ -178,7 +178,7 @@ if (want('chromium')) {
   }
 }
 
-// The targets of issue #2, on a 2-core machine.
+// The targets of the first release (docs/benchmarks.md), on a 2-core machine.
 const targets = [
   ['1080 card PNG median ≤ 75 ms', results['card1080.png']?.median, (v) => v <= 75, (v) => `${v.toFixed(1)} ms`],
   ['1080 card JPEG median ≤ 60 ms', results['card1080.jpeg']?.median, (v) => v <= 60, (v) => `${v.toFixed(1)} ms`],

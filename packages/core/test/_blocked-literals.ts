@@ -1,4 +1,4 @@
-// Literal addresses no outbound request may reach (reliability.md F-1): loopback, unspecified,
+// Literal addresses no outbound request may reach (docs/security.md#hostile-input): loopback, unspecified,
 // link-local (cloud metadata), private, CGNAT, unique-local, and their mapped, NAT64 and
 // numeric spellings. Used by the remote-image and the webhook tests alike.
 export const BLOCKED_LITERAL_URLS: readonly string[] = Object.freeze([

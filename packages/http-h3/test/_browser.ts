@@ -1,5 +1,5 @@
 // A minimal browser for the authorization endpoint's pages: a cookie jar, no redirects
-// followed, and the plain HTML forms filled in the way a person would (cli.md: `Email`,
+// followed, and the plain HTML forms filled in the way a person would (docs/connecting-a-client.md: `Email`,
 // `Password`, `Sign in`, `Allow`, `Deny`).
 import { expect } from 'vitest'
 

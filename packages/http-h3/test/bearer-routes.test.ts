@@ -1,6 +1,6 @@
-// The bearer endpoints of interface.md §4 (designs, render config, usage analytics, API keys)
-// over HTTP, with real access tokens from the built-in authorization server (interface.md §5):
-// every clause of the spec, the errors of §7 and the limits of §8, and CORS for browsers.
+// The bearer endpoints of docs/http-reference.md (designs, render config, usage analytics, API keys)
+// over HTTP, with real access tokens from the built-in authorization server (docs/authentication.md):
+// every documented behaviour, their errors and limits, and CORS for browsers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema, sweepStoredFiles } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
@@ -22,7 +22,7 @@ afterAll(() => h.close())
 const newUser = (plan: UserRecord['plan'] = 'pro') => h.createUser(plan, PASSWORD)
 /** The `_id` of the design with render code `code`. */
 const idOf = async (code: string) => (await h.designs.getByRenderCode(code))!.id
-/** A GET render with a render key in the query (interface.md §5), as an image tag would do it. */
+/** A GET render with a render key in the query (docs/authentication.md), as an image tag would do it. */
 const render = (code: string, key: string) => h.fetch(`/v1/${code}?format=png&dma-api-key=${encodeURIComponent(key)}`)
 const postJson = (token: string, body: string, path = '/settings/api-keys') => api(path, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
 

@@ -1,4 +1,4 @@
-// POST {render_url}/bulk (interface.md §4 bulk, §5 render key, §7 errors, §8 limits).
+// POST {render_url}/bulk (docs/http-reference.md): render key, errors, limits, all or nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
 import { createFixture, expectError, sniff, WINDOW, type Harness } from './_harness.js'

@@ -1,4 +1,4 @@
-// Durable export jobs (interface.md §4 export/jobs, GET /analytics/exports/{exportId}, §6 events):
+// Durable export jobs (docs/exports-and-jobs.md: export/jobs, GET /analytics/exports/{exportId}, webhooks):
 // the 202 acknowledgement, every bad input, polling by the owner only, refunds, 429, and
 // completion webhooks verified with the `standardwebhooks` package, retried on failure.
 import { LithoError, PLANS, meterStorage, refundStorage, storageUsage } from '@litho/core'

@@ -1,6 +1,6 @@
-// The synchronous export endpoints of interface.md §4 ("Export endpoints", bearer, signed-in
+// The synchronous export endpoints (docs/exports-and-jobs.md; bearer, signed-in
 // session of the design owner): POST /designs/v2/{id}/export, …/export/driver-upload and
-// …/export/signed-url, with real access tokens; the errors of §7 and the metering of §8
+// …/export/signed-url, with real access tokens; their errors and metering
 // (one render per call, refunded on failure, 429 when used up).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LithoError, type Renderer } from '@litho/core'
@@ -240,7 +240,7 @@ describe('POST /designs/v2/{id}/export/signed-url', () => {
   })
 })
 
-describe('draft (interface.md §4: owner only; ignored without a draft)', () => {
+describe('draft (owner only; ignored without a draft)', () => {
   let both: string
   let draftOnly: string
 
@@ -288,7 +288,7 @@ describe('draft (interface.md §4: owner only; ignored without a draft)', () => 
   })
 })
 
-describe('bad input (§7): 400 or 404, never metered', () => {
+describe('bad input: 400 or 404, never metered', () => {
   let other: UserRecord
   let theirs: string
   let code: string
@@ -345,7 +345,7 @@ describe('bad input (§7): 400 or 404, never metered', () => {
   })
 })
 
-describe('bearer auth (§5) and CORS', () => {
+describe('bearer auth and CORS', () => {
   it.each(ENDPOINTS)('%s: no token is a 401 with a challenge, and costs nothing', async (suffix) => {
     const before = await usage()
     const response = await exportCall(suffix, { token: null, headers: { origin: 'https://app.example' } })
@@ -388,7 +388,7 @@ describe('bearer auth (§5) and CORS', () => {
   })
 })
 
-describe('metering (§7, §8): refunded on failure, 429 when used up', () => {
+describe('metering: refunded on failure, 429 when used up', () => {
   it.each(ENDPOINTS)('%s: at the limit, a 429 with the QuotaError body; nothing rendered or stored', async (suffix) => {
     const free = await h.createUser('free', PASSWORD)
     const freeToken = await accessToken(free)

@@ -489,7 +489,7 @@ describe('scope enforcement', () => {
   }, 60_000)
 })
 
-describe('audiences: the token of interface.md §5 (resource = the API base address) and the MCP endpoint\'s own', () => {
+describe('audiences: the API token (resource = the API base address) and the MCP endpoint\'s own', () => {
   /** A client that sends `token` as it is, with no OAuth provider (a host that followed the documented flow). */
   async function connectWithToken(token: string) {
     const transport = new TransportV2(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${token}` } } })

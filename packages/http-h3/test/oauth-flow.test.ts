@@ -1,4 +1,4 @@
-// The built-in authorization server end to end (interface.md §5 bearer token, auth-mcp.md §3.4):
+// The built-in authorization server end to end (docs/authentication.md, docs/security.md#oauth):
 // oauth4webapi, an independent certified client, does discovery, registration, the real
 // sign-in and consent forms, the code grant, API calls, refresh and revocation; then every
 // negative case, through raw requests.

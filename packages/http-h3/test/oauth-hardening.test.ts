@@ -1,4 +1,4 @@
-// Smaller findings of the outside probe (issue 21 §5), each named after what it stops: a
+// Smaller findings of an outside security probe, each named after what it stops: a
 // client name that reverses the consent sentence, a refresh replay that forks the token chain,
 // malformed Basic credentials and a used consent form that gave 500 with a stack trace.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

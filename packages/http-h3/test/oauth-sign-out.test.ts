@@ -1,4 +1,4 @@
-// Sign-out (issue 12 §6): the browser session of the sign-in pages can be ended, from the
+// Sign-out (docs/authentication.md): the browser session of the sign-in pages can be ended, from the
 // consent page ("Not you? Sign out") or the advertised end_session_endpoint; a GET never signs
 // out, a POST needs its CSRF token, and the return address must be registered for the client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

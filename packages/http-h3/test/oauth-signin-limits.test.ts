@@ -1,4 +1,4 @@
-// The sign-in form's limits (issue 21 §1): charged atomically before any password is hashed,
+// The sign-in form's limits (docs/security.md): charged atomically before any password is hashed,
 // successes counted too, and failures that slow down one (email, address) pair rather than
 // lock the account for everyone. Through the app, with client addresses from X-Forwarded-For.
 import { createHash } from 'node:crypto'

@@ -1,5 +1,5 @@
-// The render endpoints of interface.md §4 (GET and POST {render_url}/v1/{design_id}), render-key
-// auth of §5, the errors of §7 and the limits of §8, against the app in-process on memory stores.
+// The render endpoints (docs/http-reference.md: GET and POST {render_url}/v1/{design_id}), render-key
+// auth, their errors and limits, against the app in-process on memory stores.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PLANS, meterStorage } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
@@ -138,7 +138,7 @@ describe('POST render', () => {
   })
 })
 
-describe('render parameters (§4 shared query parameters, §8 limits)', () => {
+describe('render parameters (shared query parameters, limits)', () => {
   it.each([
     ['?format=gif', /^format: expected one of png, jpeg, webp, pdf, received "gif"/],
     ['?quality=0', /^quality: expected a whole number from 1 to 100, received 0/],
@@ -180,7 +180,7 @@ describe('render parameters (§4 shared query parameters, §8 limits)', () => {
   })
 })
 
-describe('render-key auth (§5) and not found (§7)', () => {
+describe('render-key auth and not found', () => {
   it('no key: 401', async () => {
     await expectError(await get('', {}), 401, /^missing render key/)
   })
@@ -267,7 +267,7 @@ describe('hosted and signed delivery', () => {
   })
 })
 
-describe('metering (§8) and the quota error (§2, §7)', () => {
+describe('metering and the quota error', () => {
   it('every render costs one; at the limit: 429 with the QuotaError body and Retry-After', async () => {
     const free = await h.createUser('free')
     const freeKey = await h.createKey(free)

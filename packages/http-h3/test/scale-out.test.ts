@@ -1,4 +1,4 @@
-// Many instances, one Redis and one S3 bucket (ARCHITECTURE.md, "scale-out"): two servers started
+// Many instances, one Redis and one S3 bucket (docs/serve.md, "More than one instance"): two servers started
 // as `litho serve` starts them (startLithoServer, backends from LITHO_* variables) share the
 // quota exactly, and files stored by one are served by the other. Needs the real Redis on
 // 127.0.0.1:6379; the S3 server (s3rver, from npm) is started here.

@@ -1,4 +1,4 @@
-// Sign-in cannot starve the server (issue 21 §1): password hashing (scrypt, 128 MiB) runs on a
+// Sign-in cannot starve the server (docs/security.md): password hashing (scrypt, 128 MiB) runs on a
 // small pool of its own with a short queue, so bogus sign-ins from rotating addresses cannot
 // take the thread pool the file stores (and so the renders) need. A real `startLithoServer` on
 // the embedded fs default with a real render pool; medians of several renders, a wide margin.

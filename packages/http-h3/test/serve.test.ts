@@ -1,4 +1,4 @@
-// `litho serve` as a process (spec/cli.md): the embedded default, a clean stop on SIGTERM that
+// `litho serve` as a process (docs/serve.md): the embedded default, a clean stop on SIGTERM that
 // finishes in-flight requests, and a restart on the same data directory that loses nothing.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'

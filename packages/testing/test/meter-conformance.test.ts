@@ -1,7 +1,7 @@
 // The meter suite checked against a deliberately naive meter: a read-modify-write on unstorage
 // (get, compare, set), over a memory driver with latency like a real backend's. It passes the
-// cases that do not race and must FAIL the concurrency cases: the control of reliability.md
-// Q-1, reproducing hono-rate-limiter PR #68 (20 of 20 requests passed with limit 5).
+// cases that do not race and must FAIL the concurrency cases, as the
+// racy store of hono-rate-limiter PR #68 did (20 of 20 requests passed with limit 5).
 import type { Meter } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
 import { describe, expect, it } from 'vitest'

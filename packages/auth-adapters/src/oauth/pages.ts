@@ -1,6 +1,6 @@
 /**
  * The HTML pages of the authorization endpoint: sign-in, consent and errors. Plain forms that
- * work without JavaScript (cli.md: inputs labelled `Email` and `Password`, buttons `Sign in`,
+ * work without JavaScript (docs/connecting-a-client.md: inputs labelled `Email` and `Password`, buttons `Sign in`,
  * `Allow` and `Deny`), never framed, never cached.
  *
  * @module oauth/pages

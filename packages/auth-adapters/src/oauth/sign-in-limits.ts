@@ -1,5 +1,5 @@
 /**
- * The limits of the sign-in form, charged before any password is hashed (issue 21 §1):
+ * The limits of the sign-in form, charged before any password is hashed (docs/security.md):
  *
  * - per (email, client address): failures slow down exponentially (3 free, then 1 s, 2 s,
  *   4 s … up to 15 min between attempts), and at most `perPair` attempts in 15 minutes;

@@ -27,7 +27,7 @@ export interface PreIssuedClient {
 
 /** Options of {@link createAuthorizationServer}. */
 export interface AuthorizationServerOptions {
-  /** The `{auth_url}` of interface.md, no trailing slash, e.g. `https://auth.example.com`. */
+  /** The `{auth_url}` of docs/http-reference.md, no trailing slash, e.g. `https://auth.example.com`. */
   authUrl: string
   /**
    * The resources (RFC 8707) tokens may be issued for: the API base address and the MCP

@@ -4,7 +4,7 @@
  * @module contracts/design-store
  */
 
-/** A stored design (the `/designs/v2/{id}` record of interface.md, plus its owner). */
+/** A stored design (the `/designs/v2/{id}` record of docs/http-reference.md, plus its owner). */
 export interface DesignRecord {
   /** Internal id, the `_id` of the interface: `[A-Za-z0-9_-]{1,64}`. */
   id: string

@@ -1,6 +1,6 @@
 /**
  * The dynamic (overridable) fields of a document, as the render config shows them in
- * `data.pure` and `data.flatten` (spec: design-v2.md, "Dynamic fields and overrides").
+ * `data.pure` and `data.flatten` (docs/overrides-and-variations.md, "Dynamic fields").
  *
  * @module design/dynamic-fields
  */

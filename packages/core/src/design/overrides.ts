@@ -1,6 +1,6 @@
 /**
- * Render-time overrides of dynamic fields (spec: design-v2.md, "Dynamic fields and
- * overrides"). Parsing never throws for keys that name nothing: they are reported as
+ * Render-time overrides of dynamic fields (docs/overrides-and-variations.md,
+ * "Overrides"). Parsing never throws for keys that name nothing: they are reported as
  * `ignored` so the response can say why. Values invalid for their field throw
  * `ERR_INVALID_OVERRIDE`, listing every problem at once.
  *
@@ -14,7 +14,7 @@ import { COMPONENT_SCHEMAS, type Component, type DesignDocument } from './schema
 import { toJsonPath, toLithoIssues } from './validate-design.js'
 import { indexComponents, mapComponents } from './walk.js'
 
-/** Query names that are render parameters or keys, never overrides (interface.md §4), e.g. `format`. */
+/** Query names that are render parameters or keys, never overrides (docs/http-reference.md), e.g. `format`. */
 export const RESERVED_PARAMETERS: readonly string[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn', 'draft', 'webhookUrl', 'dma-api-key', 'key', 'api-key'])
 
 /** Why an override key was ignored, e.g. `'bare_key'` for `title=Hi`. */

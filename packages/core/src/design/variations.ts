@@ -1,5 +1,5 @@
 /**
- * Variations: extra output sizes of one design (spec: design-v2.md, "DesignDocument").
+ * Variations: extra output sizes of one design (docs/overrides-and-variations.md, "Variations").
  * A variation with patches is laid out at its own size with the patched fields; one
  * without patches reuses the base layout, scaled uniformly to fit and centred.
  *

@@ -1,7 +1,7 @@
 /**
  * The quota policy over a meter: one render is one unit, consumed before rendering and
  * refunded once if the caller decides the render did not happen (exports always refund a
- * failure; interface.md §7).
+ * failure; docs/quotas-and-plans.md, "What counts as a render").
  *
  * @module quota/meter-renders
  */
@@ -33,7 +33,7 @@ export interface RenderGrant {
   resetAt: Date
 }
 
-/** The body of a 429 (interface.md §2, QuotaError). */
+/** The body of a 429 (docs/http-reference.md, QuotaError). */
 export interface QuotaErrorBody {
   success: false
   message: string

@@ -1,5 +1,5 @@
 /**
- * SVG → pixels (resvg) → PNG, JPEG or WebP. Following render-stack.md: resvg never scans
+ * SVG → pixels (resvg) → PNG, JPEG or WebP. As measured in docs/benchmarks.md: resvg never scans
  * system fonts (satori already turned text into paths), PNG comes from resvg's own encoder
  * (fastest and smallest measured), and JPEG/WebP are encoded by sharp straight from
  * resvg's pixels, never through an intermediate PNG.
@@ -22,7 +22,7 @@ const WEBP_EFFORT = 1
 // JPEG without Huffman-table optimisation (libjpeg-turbo's and libvips' own default):
 // encoding the reference card takes 7 ms instead of 15 ms, for files ~8 % larger.
 const JPEG_OPTIMISE_CODING = false
-// The spec's quality applies to JPEG only; WebP uses a fixed quality that matches q80 JPEG.
+// `quality` applies to JPEG only (docs/http-reference.md); WebP uses a fixed quality that matches q80 JPEG.
 const WEBP_QUALITY = 80
 
 /**

@@ -7,7 +7,7 @@
  *   layer (~55 ms on the card). We drop `mask` from elements that also carry a
  *   `clip-path`, when the mask is such a plain rect.
  * - satori wraps each background gradient in a one-tile `<pattern>`, which doubles its cost
- *   in resvg (render-stack.md §8). For linear gradients in bounding-box units the pattern is
+ *   in resvg (docs/benchmarks.md). For linear gradients in bounding-box units the pattern is
  *   equivalent to the gradient itself, so elements reference the gradient directly. Radial
  *   gradients are in the tile's user space and keep their pattern.
  *

@@ -13,7 +13,7 @@ const EPOCH = new Date(0)
 
 /**
  * Rewrites satori's SVG where svg-to-pdfkit reads it differently from resvg
- * (render-stack.md, PDF). Masks are already gone (optimizeSvg), which also keeps an
+ * (docs/benchmarks.md). Masks are already gone (optimizeSvg), which also keeps an
  * image's clip-path working in svg-to-pdfkit. It cannot open `data:image/svg+xml` images
  * (QR codes, barcodes, emoji), so they are inlined as nested `<svg>` elements.
  */

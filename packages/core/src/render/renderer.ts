@@ -52,7 +52,7 @@ export function createRenderContext(options: RendererOptions = {}): RenderContex
 }
 
 // resvg-js frees its native buffers only when the event loop gets a macrotask turn
-// (render-stack.md §6): without this, RSS grows ~6 MB per render in a tight loop.
+// (thx/resvg-js#216): without this, RSS grows ~6 MB per render in a tight loop.
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**

@@ -76,7 +76,7 @@ export default async function run(task: WorkerTask): Promise<WorkerReply> {
     if (LithoError.isInstance(error)) return { ok: false, error: error.toJSON() }
     return { ok: false, error: { code: 'ERR_RENDER_FAILED', message: (error as Error)?.message ?? String(error) } }
   } finally {
-    // Let resvg-js free its native buffers before the next task (render-stack.md §6).
+    // Let resvg-js free its native buffers before the next task (thx/resvg-js#216).
     await new Promise((resolve) => setImmediate(resolve))
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The ports the bearer operations (designs, analytics, keys: interface.md §4) run over, and who
+ * The ports the bearer operations (designs, analytics, keys: docs/http-reference.md) run over, and who
  * they run for. Each operation asks only for the ports it uses, e.g. `Pick<BearerServices, 'designs'>`.
  *
  * @module service/bearer-services

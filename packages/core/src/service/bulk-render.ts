@@ -24,7 +24,7 @@ import { extensionOf, loadPublishedDesign, newId, prepareRender, renderPreparedD
 import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
 import { storeRender } from './store-render.js'
 
-/** One row of a bulk response (interface.md §4, bulk). */
+/** One row of a bulk response (docs/http-reference.md, BulkResultRow). */
 export interface BulkResultRow {
   index: number
   designId: string

@@ -1,6 +1,6 @@
 /**
- * The design endpoints (interface.md §4, bearer): the account's design list, one design record
- * (design-v2.md, "Design record"), and a design's render configuration. Transport-free: the
+ * The design endpoints (docs/http-reference.md, bearer): the account's design list, one design record
+ * (docs/http-reference.md, Design), and a design's render configuration. Transport-free: the
  * HTTP adapter parses the query with {@link parseListDesignsParams} and maps errors to statuses.
  *
  * A design is only ever visible to its owner: another account's design, an unknown id and an

@@ -1,13 +1,13 @@
 /**
  * The synchronous export operations of `/designs/v2/{id}/export`, `/export/driver-upload` and
- * `/export/signed-url` (interface.md §4, "Export endpoints"), transport-free.
+ * `/export/signed-url` (docs/exports-and-jobs.md), transport-free.
  *
  * An export is a render for the signed-in owner, addressed by the design's `_id` rather than
  * its render code, that may target the unpublished draft (`draft`). Order, as for renders, so
  * that bad input never costs quota: load the design (owner only), pick the published version
  * or the draft, apply the overrides, resolve the variation (failures here cost nothing); then
  * consume one render; then render and deliver. Any failure after consuming is refunded exactly
- * once (interface.md §7, §8).
+ * once (docs/exports-and-jobs.md, "Metering and refunds").
  *
  * @module service/export-design
  */

@@ -91,7 +91,7 @@ function overridesOf(request: ExportJobRequest): [URLSearchParams, Record<string
   return [new URLSearchParams(request.query ?? ''), request.overrides]
 }
 
-/** The 202 body (interface.md §2, export job acknowledgement). */
+/** The 202 body (docs/http-reference.md, ExportJobAck). */
 export interface ExportJobAck {
   success: true
   exportId: string

@@ -1,6 +1,6 @@
 /**
- * The render keys of an account, managed under `/settings/api-keys` (interface.md §4 and §5,
- * bearer): list, create (the secret is shown once), revoke. Transport-free.
+ * The render keys of an account, managed under `/settings/api-keys` (docs/authentication.md,
+ * "Render keys"; bearer): list, create (the secret is shown once), revoke. Transport-free.
  *
  * Keys are generated outside core (`createRenderKey` of `@litho/auth-adapters` owns the secret
  * format and hash) and passed in as `newKey`. Nothing here ever returns a key's hash, and the

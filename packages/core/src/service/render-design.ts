@@ -4,7 +4,7 @@
  * Order, so that bad input never costs quota: load the design, apply the overrides, resolve the
  * variation (any failure here is a 400/404 and nothing is metered); then consume one render
  * atomically; then render and deliver. A render that fails after consuming (render error,
- * storage error) is refunded: the caller received nothing, as with exports (interface.md §7).
+ * storage error) is refunded: the caller received nothing, as with exports (docs/quotas-and-plans.md).
  *
  * @module service/render-design
  */
@@ -29,7 +29,7 @@ export interface RenderDesignRequest {
   overrides?: OverrideInput | readonly OverrideInput[]
 }
 
-/** The JSON render result of `hosted` and `signed` delivery (interface.md §2). */
+/** The JSON render result of `hosted` and `signed` delivery (docs/http-reference.md, RenderResult). */
 export interface RenderResultBody {
   success: true
   delivery: 'hosted' | 'signed'

@@ -1,5 +1,5 @@
 /**
- * The analytics endpoint `GET /analytics/api` (interface.md §4, bearer): the account's render
+ * The analytics endpoint `GET /analytics/api` (bearer; docs/authentication.md): the account's render
  * counts over a time range, in UTC buckets of an hour, day, week (ISO, from Monday), month or
  * year. Historical usage from {@link Meter.history}, not remaining quota. Transport-free.
  *

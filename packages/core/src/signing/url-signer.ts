@@ -1,7 +1,7 @@
 /**
  * Signed URLs for stored renders that the app serves itself (the fs and Redis file
  * stores; S3 presigns its own): HMAC-SHA256 over a canonical string, key ids for
- * rotation, server time only. reliability.md §5 is the design.
+ * rotation, server time only. docs/signed-urls.md describes the design.
  *
  * @module signing/url-signer
  */
@@ -21,7 +21,7 @@ function secretBytes(key: UrlSigningKey, index: number): Buffer {
   if (typeof key?.id !== 'string' || !KID.test(key.id)) throw invalid(`Expected keys[${index}].id to match [A-Za-z0-9_-]{1,32}`)
   const bytes = typeof key.secret === 'string' ? Buffer.from(key.secret, 'utf8') : Buffer.from(key.secret ?? [])
   // An unset, short or placeholder-like secret would make every URL forgeable: refuse to
-  // start rather than sign with it (reliability.md F-8). Never echo the secret.
+  // start rather than sign with it (docs/security.md#keys). Never echo the secret.
   if (bytes.length < 32) throw invalid(`Expected keys[${index}].secret to have at least 32 bytes but received ${bytes.length}`)
   if (new Set(bytes).size < 8) throw invalid(`Expected keys[${index}].secret to be random but it repeats a few characters`)
   return bytes

@@ -1,6 +1,6 @@
 /**
  * When to retry a webhook delivery that failed: the Standard Webhooks schedule, in the
- * 8-attempt form Svix runs (reliability.md §3.1, §3.2).
+ * 8-attempt form Svix runs (docs/webhooks.md, "Retry schedule").
  *
  * @module webhooks/retry-schedule
  */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 /** The prefix of every webhook signing secret. */
 export const WEBHOOK_SECRET_PREFIX = 'whsec_'
 
-/** Random bytes in a new secret (the spec allows 24 to 64). */
+/** Random bytes in a new secret (the Standard Webhooks spec allows 24 to 64). */
 const SECRET_BYTES = 32
 const MIN_SECRET_BYTES = 24
 const MAX_SECRET_BYTES = 64

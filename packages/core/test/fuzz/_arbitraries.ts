@@ -1,5 +1,5 @@
 // Generators for the fuzz suite: design documents built from the real schema
-// (packages/core/src/design/schema.ts, spec design-v2.md), mostly valid so that most cases
+// (packages/core/src/design/schema.ts, docs/design-document.md), mostly valid so that most cases
 // reach overrides, variations and layout, then mutated the way hostile or careless input
 // looks (wrong types, huge numbers, NaN-ish strings, deep nesting, unicode, `__proto__`
 // keys, very long strings). Also override sets in every form the API accepts.
@@ -296,7 +296,7 @@ const overrideKey = fc.oneof(
 const queryValue = fc.oneof(
   { weight: 4, arbitrary: fieldValue.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')) },
   { weight: 1, arbitrary: fc.constantFrom('12', ' 12 ', '1e3', '.5', '-0', '+7', 'true', '1', '0', '{"type":"linear","stops":[{"offset":0,"color":"red"},{"offset":1,"color":"blue"}]}', '{bad json', '[1,2]') },
-  // Digit runs, kept short: a long one is the known quadratic NUMERIC pattern (issue 21 §2), fixed elsewhere.
+  // Digit runs, kept short: a long one is the known quadratic NUMERIC pattern (docs/security.md), fixed elsewhere.
   { weight: 1, arbitrary: fc.stringMatching(/^[0-9]{1,200}$/) },
 )
 

@@ -149,8 +149,8 @@ describe('fetchRemote › happy path', () => {
   })
 })
 
-describe('fetchRemote › F-1 literal addresses and schemes', () => {
-  // Every literal form from reliability.md F-1. Ports are irrelevant: nothing may be dialled.
+describe('fetchRemote › literal addresses and schemes', () => {
+  // Every literal form of docs/security.md#hostile-input. Ports are irrelevant: nothing may be dialled.
   // (data: is not in this table: fetchRemote decodes data: URIs by design, without I/O.)
   const blocked = [...BLOCKED_LITERAL_URLS, `http://${INTERNAL_HOST}:8080/`]
   for (const url of blocked) {
@@ -193,7 +193,7 @@ describe('fetchRemote › F-1 literal addresses and schemes', () => {
   })
 })
 
-describe('fetchRemote › F-2 hostnames resolving to blocked addresses', () => {
+describe('fetchRemote › hostnames resolving to blocked addresses', () => {
   function policyResolving(answers: Record<string, string[][]>): NetworkPolicy & { calls: string[] } {
     const calls: string[] = []
     const remaining = Object.fromEntries(Object.entries(answers).map(([host, list]) => [host, [...list]]))
@@ -274,7 +274,7 @@ describe('fetchRemote › F-2 hostnames resolving to blocked addresses', () => {
   })
 })
 
-describe('fetchRemote › F-3 redirects', () => {
+describe('fetchRemote › redirects', () => {
   it('re-checks the address on every hop: a redirect to the internal host is refused', async () => {
     const error = await rejection(fetchRemote(`${publicServer.origin}/redirect-internal`, { policy: testPolicy() }))
     expect(error.details.reason).toBe('blocked_address')
@@ -318,7 +318,7 @@ describe('fetchRemote › F-3 redirects', () => {
   })
 })
 
-describe('fetchRemote › F-5 size enforced while streaming', () => {
+describe('fetchRemote › size enforced while streaming', () => {
   it('aborts an endless chunked body once it passes maxBytes', async () => {
     const error = await rejection(fetchRemote(`${publicServer.origin}/endless-chunked`, { policy: testPolicy(), limits: { maxBytes: 100_000 } }))
     expect(error.details.reason).toBe('too_large')
@@ -344,7 +344,7 @@ describe('fetchRemote › F-5 size enforced while streaming', () => {
   })
 })
 
-describe('fetchRemote › F-6 timeouts and failures', () => {
+describe('fetchRemote › timeouts and failures', () => {
   it('times out a server that never sends headers', async () => {
     const started = Date.now()
     const error = await rejection(fetchRemote(`${publicServer.origin}/no-headers`, { policy: testPolicy(), limits: { timeoutMs: 300 } }))

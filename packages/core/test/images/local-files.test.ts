@@ -1,5 +1,5 @@
 /**
- * B-6: strings that name local files never reach the filesystem or sharp. A string given to
+ * Strings that name local files never reach the filesystem or sharp. A string given to
  * sharp() is a path, so the spy below asserts that sharp only ever receives Buffers.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -24,7 +24,7 @@ beforeEach(() => {
   sharpInputs.length = 0
 })
 
-describe('image loader › B-6 local file strings', () => {
+describe('image loader › local file strings', () => {
   const loader = createImageLoader({ policy: testPolicy() })
   const box = { width: 10, height: 10, fit: 'cover' as const }
 

@@ -16,7 +16,7 @@ describe('signing', () => {
     expect([...signed.keys()]).toEqual(['download', 'exp', 'kid', 'sig'])
   })
 
-  it('signing › every tampered part is refused (S-1)', () => {
+  it('signing › every tampered part is refused', () => {
     const variants: Array<[string, string, URLSearchParams]> = []
     const edit = (label: string, f: (q: URLSearchParams) => void, path = PATH) => {
       const q = new URLSearchParams(signed)
@@ -51,7 +51,7 @@ describe('signing', () => {
     expect(signer.verify({ path: PATH, query: (() => { const q = new URLSearchParams(signed); q.set('kid', 'z'); return q })(), now })).toEqual({ ok: false, reason: 'unknown_key' })
   })
 
-  it('signing › expiry is exact, with the documented leeway (S-2)', () => {
+  it('signing › expiry is exact, with the documented leeway', () => {
     const exp = Math.floor(inAnHour.getTime() / 1000) * 1000
     expect(signer.verify({ path: PATH, query: signed, now: new Date(exp - 1000) }).ok).toBe(true)
     expect(signer.verify({ path: PATH, query: signed, now: new Date(exp) }).ok).toBe(true)
@@ -62,13 +62,13 @@ describe('signing', () => {
     expect(lenient.verify({ path: PATH, query: q, now: new Date(exp + 30_001) })).toEqual({ ok: false, reason: 'expired' })
   })
 
-  it('signing › lifetimes up to 7 days are signed; longer ones are refused (S-3)', () => {
+  it('signing › lifetimes up to 7 days are signed; longer ones are refused', () => {
     expect(() => signer.sign({ path: PATH, expiresAt: new Date(now.getTime() + MAX_SIGNED_URL_SECONDS * 1000), now })).not.toThrow()
     expect(() => signer.sign({ path: PATH, expiresAt: new Date(now.getTime() + (MAX_SIGNED_URL_SECONDS + 60) * 1000), now })).toThrow(/at most 604800 seconds/)
     expect(() => signer.sign({ path: PATH, expiresAt: now, now })).toThrow(/after now/)
   })
 
-  it('signing › keys rotate: the first key signs, every key verifies, removing one revokes it (S-4)', () => {
+  it('signing › keys rotate: the first key signs, every key verifies, removing one revokes it', () => {
     const rotated = createUrlSigner({ keys: [B, A] })
     expect(rotated.verify({ path: PATH, query: signed, now }).ok).toBe(true)
     expect(rotated.sign({ path: PATH, expiresAt: inAnHour, now }).get('kid')).toBe('b')
@@ -76,7 +76,7 @@ describe('signing', () => {
     expect(retired.verify({ path: PATH, query: signed, now })).toEqual({ ok: false, reason: 'unknown_key' })
   })
 
-  it('signing › weak or malformed keys refuse to start (F-8)', () => {
+  it('signing › weak or malformed keys refuse to start', () => {
     expect(() => createUrlSigner({ keys: [] })).toThrow(/at least one signing key/)
     expect(() => createUrlSigner({ keys: [{ id: 'a', secret: 'short' }] })).toThrow(/at least 32 bytes but received 5/)
     expect(() => createUrlSigner({ keys: [{ id: 'a', secret: 'x'.repeat(64) }] })).toThrow(/random/)
@@ -85,7 +85,7 @@ describe('signing', () => {
     expect(() => createUrlSigner({ keys: [A], leewaySeconds: 61 })).toThrow(/leewaySeconds/)
   })
 
-  it('signing › only canonical paths are signed (S-5)', () => {
+  it('signing › only canonical paths are signed', () => {
     expect(canonicalPath('/files/u_1/r_2.png')).toBe('/files/u_1/r_2.png')
     for (const bad of ['files/x', '/files//x', '/files/./x', '/files/../x', '/files/%2e%2e/x', '/files/a%2Fb', '/files/a\\b', '/', '/files/x/', '/a b']) expect(canonicalPath(bad), bad).toBeNull()
     expect(() => signer.sign({ path: '/files/../secrets', expiresAt: inAnHour, now })).toThrow(/canonical file path/)

@@ -1,5 +1,5 @@
 // The retry schedule of webhook deliveries: the Standard Webhooks schedule in Svix's 8-attempt
-// form (reliability.md §3.1, §3.2, W-3).
+// form (docs/webhooks.md, "Retry schedule").
 import { describe, expect, it } from 'vitest'
 import { WEBHOOK_RETRY_SCHEDULE_MS, nextWebhookDelay } from '../../src/webhooks/index.js'
 

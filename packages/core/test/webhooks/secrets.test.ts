@@ -142,7 +142,7 @@ describe('secret format', () => {
   })
 
   it('isWebhookSecret accepts 24-64 bytes of padded base64 behind whsec_', () => {
-    expect(isWebhookSecret('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true) // the spec's 24-byte example
+    expect(isWebhookSecret('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toBe(true) // Standard Webhooks' 24-byte example
     expect(isWebhookSecret(`whsec_${Buffer.alloc(64, 1).toString('base64')}`)).toBe(true)
     expect(isWebhookSecret(`whsec_${Buffer.alloc(23, 1).toString('base64')}`)).toBe(false)
     expect(isWebhookSecret(`whsec_${Buffer.alloc(65, 1).toString('base64')}`)).toBe(false)

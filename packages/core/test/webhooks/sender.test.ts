@@ -1,6 +1,6 @@
 // One webhook delivery attempt against a real local receiver (node:http on 127.0.0.1): every
-// delivery is verified by the `standardwebhooks` package itself (the cross-implementation check,
-// reliability.md W-1), and the network rules (W-4, W-5, W-7) are checked by counting the TCP
+// delivery is verified by the `standardwebhooks` package itself (the cross-implementation check),
+// and the network rules of docs/webhooks.md (no redirects, 15 s, no internal addresses) are checked by counting the TCP
 // connections the receiver accepts: a refused delivery must not open one.
 import { createHmac } from 'node:crypto'
 import https from 'node:https'
@@ -63,7 +63,7 @@ describe('createWebhookSender › delivery', () => {
     expect(r.requests[0]!.headers['user-agent']).toBe('Acme-Hooks/2')
   })
 
-  it('the signature is HMAC-SHA256 over `${id}.${timestamp}.${body}` (independent check, and the spec vector)', async () => {
+  it('the signature is HMAC-SHA256 over `${id}.${timestamp}.${body}` (independent check, and the Standard Webhooks vector)', async () => {
     // The Standard Webhooks known-answer vector, through the package we sign with.
     const vector = new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').sign('msg_p5jXN8AQM9LWM0D4loKWxJek', new Date(1614265330_000), '{"test": 2432232314}')
     expect(vector).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=')

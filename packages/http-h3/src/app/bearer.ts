@@ -1,5 +1,5 @@
 /**
- * Bearer authentication of the design, analytics and settings endpoints (interface.md §5):
+ * Bearer authentication of the design, analytics and settings endpoints (docs/authentication.md):
  * the RFC 9728 protected-resource metadata, the 401/403 challenges of RFC 6750 that send
  * clients to it (answered by `toErrorResponse` of errors.ts; CORS is in cors.ts).
  *
@@ -21,7 +21,7 @@ export interface BearerRequirement {
   /**
    * The resource (RFC 8707 audience) a token must be issued for, or several: a token issued for
    * any one of them is accepted, tried in order (`/api/mcp` takes the API base address of
-   * interface.md §5 and its own URI). Never a resource of another server.
+   * docs/authentication.md, "Tokens", and its own URI). Never a resource of another server.
    */
   resource: string | readonly string[]
   resourceMetadataUrl: string

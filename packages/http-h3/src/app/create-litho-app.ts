@@ -1,5 +1,5 @@
 /**
- * `createLithoApp`: the render service of interface.md (render, bulk, stored files, the
+ * `createLithoApp`: the render service of docs/http-reference.md (render, bulk, stored files, the
  * OpenAPI document, and with a bearer verifier the design, export, analytics, settings and MCP
  * endpoints) as an h3 v2 app, over the ports of `@litho/core/contracts`.
  *
@@ -53,7 +53,7 @@ export interface LithoAppOptions {
   bulkConcurrency?: number
   /**
    * The built-in OAuth authorization server (`createAuthorizationServer` of
-   * `@litho/auth-adapters`), mounted at the paths of interface.md §5 when given.
+   * `@litho/auth-adapters`), mounted at the paths of docs/authentication.md ("Orgs and issuers") when given.
    */
   oauth?: AuthorizationServer
   /**

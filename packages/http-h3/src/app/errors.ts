@@ -51,7 +51,7 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: h })
 }
 
-/** An error body: `{ success: false, message }` (interface.md §7), plus a code and issues for programs, e.g. `errorJson(404, 'no such file')`. */
+/** An error body: `{ success: false, message }` (docs/http-reference.md, Error), plus a code and issues for programs, e.g. `errorJson(404, 'no such file')`. */
 export function errorJson(status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
   return json({ success: false, message, ...extra }, status, headers)
 }

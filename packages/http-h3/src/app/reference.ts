@@ -70,7 +70,7 @@ export function renderHttpReference(): string {
     '',
     `The app serves this as OpenAPI ${doc.openapi} at \`/openapi.json\`. Examples use \`${ADDRESSES.renderUrl}\` as \`{render_url}\` and \`${ADDRESSES.baseUrl}\` as \`{base_url}\` and \`{auth_url}\`. The bearer endpoints are mounted when the app has a bearer verifier (the built-in authorization server, or \`bearer\`); the \`oauth\` endpoints of \`{auth_url}\` with the built-in authorization server.`,
     '',
-    'Render keys (interface.md §5): the `dma-api-key` header everywhere; on GET renders also the query parameters `dma-api-key`, `key` or `api-key`; on bulk also `dma-api-key` in the query; a POST render takes the header only.',
+    'Render keys ([authentication](./authentication.md#render-keys)): the `dma-api-key` header everywhere; on GET renders also the query parameters `dma-api-key`, `key` or `api-key`; on bulk also `dma-api-key` in the query; a POST render takes the header only.',
     '',
     'Errors are JSON: `{ "success": false, "message": "…", "code": "ERR_…" }`, the message naming the parameter and what was wrong, with `issues` listing each problem when there are several. The authorization server answers OAuth errors instead: `{ "error": "…", "error_description": "…" }`.',
     '',

@@ -1,5 +1,5 @@
 /**
- * Where each route takes its render key from (interface.md §5), exactly:
+ * Where each route takes its render key from (docs/authentication.md, "Render keys"), exactly:
  * GET render: header `dma-api-key`, or query `dma-api-key`, `key` or `api-key`;
  * POST render: the header only; bulk: the header or query `dma-api-key`.
  *

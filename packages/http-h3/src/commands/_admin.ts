@@ -21,7 +21,7 @@ export interface AdminCommandIo {
   now?: () => Date
 }
 
-/** The default data directory, relative to the working directory (spec/cli.md). */
+/** The default data directory, relative to the working directory (docs/cli.md). */
 const DEFAULT_DATA_DIR = './.litho'
 
 /**

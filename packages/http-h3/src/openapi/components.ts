@@ -38,7 +38,7 @@ const warnings = z.array(z.string()).meta({ description: 'Ignored override keys 
 /** Every status of an export job, in the order a job goes through them (a missing one fails to compile). */
 const JOB_STATUSES = Object.keys({ queued: true, processing: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>) as [JobStatus, ...JobStatus[]]
 
-/** A Litho error body (interface.md §7). */
+/** A Litho error body (docs/http-reference.md). */
 export const ErrorSchema = z.object({
   success: z.literal(false),
   message: z.string().meta({ description: 'What was wrong, naming the parameter.' }),
@@ -205,7 +205,7 @@ export const JsonRpcMessageSchema = z
 /** The answer to a key deletion. */
 export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
 
-/** The component schemas of the render and bearer endpoints (interface.md §2 and §4), by name; `Design` and `ApiKey` may carry more fields. */
+/** The component schemas of the render and bearer endpoints (docs/http-reference.md, "Schemas"), by name; `Design` and `ApiKey` may carry more fields. */
 export const RENDER_COMPONENTS = defineComponents(
   {
     Error: ErrorSchema,

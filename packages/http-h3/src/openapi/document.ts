@@ -23,7 +23,7 @@ export interface OpenApiAddresses {
   authUrl: string
 }
 
-/** The security requirements of each render-key mode (where interface.md §5 takes the key). */
+/** The security requirements of each render-key mode (where docs/authentication.md takes the key). */
 const RENDER_KEY_SECURITY: Record<string, JsonSchema[]> = {
   'get-render': [{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }],
   'post-render': [{ renderKeyHeader: [] }],

@@ -21,7 +21,7 @@ export type OpenApiObject = Record<string, unknown>
 /** How a route is mounted: one method, or every method (the handler answers the others itself). */
 export type RouteMethod = 'GET' | 'POST' | 'DELETE' | 'ALL'
 
-/** Where a route is reached: `{render_url}`, `{base_url}` or `{auth_url}` (interface.md §1). */
+/** Where a route is reached: `{render_url}`, `{base_url}` or `{auth_url}` (docs/http-reference.md). */
 export type RouteServer = 'render' | 'base' | 'auth'
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The signed-in user's designs (interface.md §4, bearer `read`): the list, one design, and its
+ * The signed-in user's designs (docs/http-reference.md, bearer `read`): the list, one design, and its
  * render configuration.
  *
  * @module routes/design-routes

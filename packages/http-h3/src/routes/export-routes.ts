@@ -1,5 +1,5 @@
 /**
- * Exports of the signed-in owner's designs (interface.md §4, bearer `write`): at once as bytes
+ * Exports of the signed-in owner's designs (docs/exports-and-jobs.md, bearer `write`): at once as bytes
  * (`/export`), to a public stored file (`/export/driver-upload`) or a private one behind an
  * expiring URL (`/export/signed-url`), each one metered render refunded when it fails; and, with
  * export jobs, queued in the background (`/export/jobs`) and polled (`/analytics/exports/:id`).

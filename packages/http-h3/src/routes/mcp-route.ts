@@ -6,7 +6,7 @@
  * Order per request: CORS preflight (never authenticated) → Origin check (browsers only: 403
  * for a page of another origin) → bearer token issued for the MCP endpoint URI (what SDKs ask
  * for after discovering `/.well-known/oauth-protected-resource/api/mcp`) or for the API base
- * address (the token of interface.md §5), both this server's resources; any other audience or
+ * address (the API token of docs/authentication.md), both this server's resources; any other audience or
  * issuer is a 401 with `resource_metadata` of the MCP's own protected-resource document → the
  * body, read through the app's limit (after authentication, so only a token holder can make the
  * server buffer up to it) → the SDK, whose per-tool scope challenge answers 403

@@ -89,7 +89,7 @@ function authenticate(route: RouteDefinition, context: AppContext): Middleware {
   }
   if (auth.kind === 'bearer') {
     const mcp = auth.audience === 'mcp'
-    // The MCP endpoint takes a token issued for its own URI or for the API base address (interface.md §5).
+    // The MCP endpoint takes a token issued for its own URI or for the API base address (docs/authentication.md).
     const resource = mcp ? [`${context.baseUrl}${MCP_PATH}`, context.baseUrl] : context.baseUrl
     const resourceMetadataUrl = `${context.baseUrl}${PROTECTED_RESOURCE_PATH}${mcp ? MCP_PATH : ''}`
     return async (event) => {

@@ -1,5 +1,5 @@
 /**
- * The render endpoints of `{render_url}` (interface.md §3), with a render key: `GET|POST
+ * The render endpoints of `{render_url}` (docs/http-reference.md), with a render key: `GET|POST
  * /v1/:design_id` (one render) and `POST /bulk` (1-25 renders in one call).
  *
  * @module routes/render-routes

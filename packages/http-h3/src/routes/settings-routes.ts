@@ -1,6 +1,6 @@
 /**
- * The signed-in user's usage history, render API keys and webhook signing secret (interface.md
- * §4, bearer): `GET /analytics/api`, `GET|POST /settings/api-keys`, `DELETE
+ * The signed-in user's usage history, render API keys and webhook signing secret
+ * (docs/http-reference.md, bearer): `GET /analytics/api`, `GET|POST /settings/api-keys`, `DELETE
  * /settings/api-keys/:id`, and with webhooks `GET /settings/webhook-secret` and `POST
  * /settings/webhook-secret/rotate`.
  *

@@ -10,7 +10,7 @@ import * as z from 'zod'
 import { describeReceived, expected } from './common.js'
 import { ColorSchema, PaddingSchema, PaintSchema, RadiusSchema, ShadowSchema, StrokeSchema, bool, finite, int, num, oneOf } from './design-values.js'
 
-/** Largest output width or height, in pixels (spec: up to 4096x4096). */
+/** Largest output width or height, in pixels (docs/design-document.md: up to 4096x4096). */
 export const MAX_DIMENSION = 4096
 
 /**

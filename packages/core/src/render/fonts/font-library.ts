@@ -2,7 +2,7 @@
  * Chooses the font faces for one render and serves satori's requests for emoji and
  * missing glyphs. Font files are read once per process (or thread) and the same Buffer
  * and face objects are handed to satori on every call, because satori caches parsed fonts
- * by Buffer identity (render-stack.md §3: a fresh Buffer costs 9-120 ms per call).
+ * by Buffer identity (a fresh Buffer costs 9-120 ms per call: docs/benchmarks.md).
  *
  * @module render/fonts/font-library
  */

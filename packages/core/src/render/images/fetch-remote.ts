@@ -23,7 +23,7 @@ export interface FetchLimits {
   maxRedirects: number
 }
 
-/** The limits used when none are given (reliability.md §0). */
+/** The limits used when none are given (docs/fonts-and-images.md, "Limits for remote images"). */
 export const DEFAULT_FETCH_LIMITS: FetchLimits = Object.freeze({
   // Supabase's 25 MB: larger than any image a design needs, small enough that a few in flight
   // per worker cannot exhaust memory.
@@ -137,7 +137,7 @@ async function fetchOverNetwork(first: URL, policy: NetworkPolicy, limits: Fetch
         retry: 0,
         ignoreResponseError: true,
         responseType: 'stream',
-        // We never decompress: a small gzip body can expand without bound (F-5).
+        // We never decompress: a small gzip body can expand without bound.
         headers: { accept, 'accept-encoding': 'identity' },
       })
       const hopNote = hop === 0 ? '' : ` (after ${hop} redirect${hop === 1 ? '' : 's'}, at ${describeSource(current.href)})`

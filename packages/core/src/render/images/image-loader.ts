@@ -22,7 +22,7 @@ export interface ImageLimits extends FetchLimits {
   maxPixels: number
 }
 
-/** The limits used when none are given (reliability.md §0). */
+/** The limits used when none are given (docs/fonts-and-images.md, "Limits for remote images"). */
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = Object.freeze({
   ...DEFAULT_FETCH_LIMITS,
   // imgproxy IMGPROXY_MAX_SRC_RESOLUTION: 50 MP decodes in well under a second and a few hundred

@@ -7,7 +7,7 @@
 import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
 import type { ImageBox } from './image-loader.js'
 
-// reliability.md §0: tiny-skia (resvg) misbehaves above ~8,000 px (resvg #570), and no design
+// tiny-skia (resvg) misbehaves above ~8,000 px (resvg #570), and no design
 // box needs more; this also bounds the work a box can ask for.
 const MAX_OUTPUT_SIDE = 8192
 

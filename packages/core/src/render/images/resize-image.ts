@@ -27,7 +27,7 @@ export class ImageRefusal extends Error {
 }
 
 // SVG is parsed as a whole in memory by librsvg, and its cost grows with the document rather
-// than its pixel size; no design needs a larger vector file (reliability.md B-8).
+// than its pixel size; no design needs a larger vector file (docs/security.md#hostile-input).
 const MAX_SVG_BYTES = 1_000_000
 // sharp renders SVG at 72 dpi as 1 px per user unit; other densities scale from there.
 const SVG_BASE_DENSITY = 72
@@ -43,17 +43,17 @@ const MAX_DENSITY = 100_000
  * await resizeImage(pngBytes, 'png', normalizeBox({ width: 300, height: 200, fit: 'cover' }), 50_000_000)
  */
 export async function resizeImage(bytes: Buffer, format: ImageFormat, box: NormalizedBox, maxPixels: number): Promise<PreparedImage> {
-  // Buffers only: a string given to sharp() is a filesystem path (reliability.md B-6).
+  // Buffers only: a string given to sharp() is a filesystem path (docs/security.md#hostile-input).
   if (!Buffer.isBuffer(bytes)) throw new TypeError('resizeImage expects a Buffer')
 
   const options: SharpOptions = {
     // Checked by libvips against the header before decoding; we also check it ourselves below
     // so the refusal carries the real dimensions.
     limitInputPixels: maxPixels,
-    // Abort on corrupt or truncated data rather than rendering a half-grey image (B-4).
+    // Abort on corrupt or truncated data rather than rendering a half-grey image.
     failOn: 'error',
     // First frame only: animated outputs are not produced, and decoding every frame of a GIF
-    // multiplies memory by the frame count (B-3).
+    // multiplies memory by the frame count.
     pages: 1,
     page: 0,
   }
@@ -107,7 +107,7 @@ async function chooseSvgDensity(bytes: Buffer, box: NormalizedBox, options: Shar
     throw new ImageRefusal('too_large', `is an SVG of ${bytes.length} bytes, more than the limit of ${MAX_SVG_BYTES}`, { limit: MAX_SVG_BYTES })
   }
   // A DTD is where entity expansion (billion laughs) and external entities
-  // (SYSTEM "file:///etc/passwd") live; SVG never needs one (B-9). librsvg, given a buffer with no
+  // (SYSTEM "file:///etc/passwd") live; SVG never needs one. librsvg, given a buffer with no
   // base URL, does not load external files or URLs, so <image href> cannot reach the network.
   if (/<!DOCTYPE|<!ENTITY/i.test(bytes.toString('utf8'))) {
     throw new ImageRefusal('unsafe_svg', 'is an SVG with a DOCTYPE or ENTITY declaration, which is not allowed')

@@ -2,7 +2,7 @@
  * Decides an image's format from its leading bytes, against an allowlist. The Content-Type
  * header and the URL's extension are never trusted: libvips picks its loader from the bytes, so
  * the bytes are what must be checked, and formats outside the list (TIFF, PSD, PDF, FITS,
- * MATLAB…) go through loaders that were not hardened against hostile input (reliability.md B-5).
+ * MATLAB…) go through loaders that were not hardened against hostile input (docs/security.md#hostile-input).
  *
  * @module render/images/sniff-format
  */
