@@ -136,7 +136,7 @@ export type { QuotaState, RenderAccount, RenderServices, RenderedFile } from './
 export { renderDesign, type RenderDesignRequest, type RenderDesignResult, type RenderResultBody } from './service/render-design.js'
 export { bulkRender, type BulkRenderResult, type BulkResponseBody, type BulkResultRow } from './service/bulk-render.js'
 export { loadPublishedDesign, type DesignLookup } from './service/prepare-render.js'
-// The bearer operations: designs, usage analytics, render keys (interface.md §4)
+// The bearer operations: designs, usage analytics, render keys (docs/http-reference.md)
 export type { BearerAccount, BearerServices } from './service/bearer-services.js'
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service/query.js'
 export {
@@ -230,7 +230,7 @@ export {
   type PreviewDesignRequest,
   type PreviewWarning,
 } from './service/preview.js'
-// The synchronous export operations (interface.md §4, "Export endpoints")
+// The synchronous export operations (docs/exports-and-jobs.md)
 export {
   EXPORT_DEFAULT_FORMAT,
   EXPORT_PARAM_NAMES,

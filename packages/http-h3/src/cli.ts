@@ -92,7 +92,11 @@ async function usageOf({ cmd, path }: Found, stream: NodeJS.WriteStream): Promis
   const text = `${await renderUsage(cmd, parent)}\n${path.length === 0 ? FOOTER : ''}`
   // citty colours unless NO_COLOR, CI or TEST is set; a pipe gets plain text either way.
   const plain = stream.isTTY ? text : text.replace(/\u001b\[[0-9;]*m/g, '')
-  return plain.replace(/[ \t]+$/gm, '')
+  // Trailing blanks off each line, line by line: a multiline "blanks at end of line" pattern is polynomial on a long blank run.
+  return plain
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
 }
 
 /** Whether `--help` or `-h` is among the arguments (before a `--`, after which all are values). */
