@@ -1,9 +1,7 @@
 /**
  * The component schemas of the render and bearer endpoints' bodies, as zod schemas that the
  * routes name as their bodies and responses: the schemas of `@litho/core` where they exist
- * (bulk, designs, usage, keys), else declared here. The export-job bodies are checked against
- * `ExportJobAck` and `ExportJobView` at compile time, so a field added to either fails to
- * compile until it is described.
+ * (bulk, designs, usage, keys, export jobs), else declared here.
  *
  * @module openapi/components
  */
@@ -15,16 +13,14 @@ import {
   CreatedApiKeySchema,
   DesignListItemSchema,
   DesignResourceSchema,
-  EXPORT_JOB_MAX_RUNS,
+  ExportJobAckSchema,
+  ExportJobViewSchema,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
   RenderConfigSchema,
   UsageBucketSchema,
   UsageResponseSchema,
-  type ExportJobAck,
-  type ExportJobView,
 } from '@litho/core'
-import type { JobStatus } from '@litho/core/contracts'
 import * as z from 'zod'
 import { defineComponents } from './schema.js'
 
@@ -35,8 +31,6 @@ const formatEnum = z.enum(OUTPUT_FORMATS)
 const deliveryEnum = z.enum(['hosted', 'signed'])
 const warnings = z.array(z.string()).meta({ description: 'Ignored override keys and other render warnings.' })
 
-/** Every status of an export job, in the order a job goes through them (a missing one fails to compile). */
-const JOB_STATUSES = Object.keys({ queued: true, processing: true, succeeded: true, failed: true } satisfies Record<JobStatus, true>) as [JobStatus, ...JobStatus[]]
 
 /** A Litho error body (docs/http-reference.md). */
 export const ErrorSchema = z.object({
@@ -101,67 +95,13 @@ export const ExportSignedResultSchema = z.object({
   warnings,
 })
 
-/** The acknowledgement of a queued export job (`ExportJobAck`). */
-export const ExportJobAckSchema = z
-  .object({
-    success: z.literal(true),
-    exportId: z.string().meta({ description: 'The job id, `exp_` and 16 characters of `[A-Za-z0-9_-]`.' }),
-    status: z.literal('queued'),
-    pollUrl: z.string().meta({ description: 'The path of the job record, to append to `{base_url}`: `/analytics/exports/{exportId}` (also in `Location`).' }),
-  })
-  .meta({ description: 'The acknowledgement of a queued export job.' })
-
-const webhookAttempt = z.object({
-  at: dateTime(),
-  status: z.int().optional().meta({ description: "The receiver's HTTP status, when it answered." }),
-  error: z.string().optional().meta({ description: 'Why the attempt failed (not 2xx, a timeout, a refused address…).' }),
+/**
+ * An export job record as its owner sees it (`ExportJobView`): the contract's schema, with the
+ * stored file described as a StoredFile.
+ */
+export const ExportJobSchema = ExportJobViewSchema.extend({ file: StoredFileSchema.optional() }).meta({
+  description: 'An export job record as its owner sees it. Optional fields appear once they apply.',
 })
-
-/** An export job record as its owner sees it (`ExportJobView`). */
-export const ExportJobSchema = z
-  .object({
-    success: z.literal(true),
-    exportId: z.string(),
-    status: z.enum(JOB_STATUSES).meta({ description: '`queued` → `processing` → `succeeded` or `failed`; a transient failure goes from `processing` back to `queued` for another run. `succeeded` and `failed` are final.' }),
-    designId: z.string().meta({ description: "The design's `_id`." }),
-    delivery: deliveryEnum,
-    format: formatEnum.meta({ description: 'The format asked for (png by default).' }),
-    createdAt: dateTime('When the job was queued.'),
-    updatedAt: dateTime('When the record last changed.'),
-    startedAt: dateTime('When the first run started.').optional(),
-    finishedAt: dateTime('When the job succeeded or failed.').optional(),
-    attempts: z.int().meta({ description: `Runs started so far: 1 for a job that ran once. Transient failures are retried until ${EXPORT_JOB_MAX_RUNS} runs; a run cut off by a stop or a crash counts too.` }),
-    url: z.url().optional().meta({ description: 'Succeeded: the stored file, public (hosted) or signed until `expiresAt` (signed).' }),
-    expiresAt: dateTime('Succeeded, signed delivery: when `url` stops working (`expiresIn` minutes after the render).').optional(),
-    file: StoredFileSchema.optional(),
-    error: z
-      .object({ code: z.string().meta({ description: 'e.g. `ERR_RENDER_FAILED`, `ERR_IMAGE_FETCH`, `ERR_DESIGN_NOT_FOUND`.' }), message: z.string() })
-      .optional()
-      .meta({ description: 'Failed: what went wrong (the render was refunded).' }),
-    webhook: z
-      .object({
-        url: z.url(),
-        state: z.enum(['pending', 'delivered', 'failed']).meta({ description: '`failed`: every attempt of the retry schedule failed.' }),
-        attempts: z.array(webhookAttempt).meta({ description: "Every delivery attempt so far, oldest first: `at`, the receiver's `status` when it answered, `error` when the attempt failed." }),
-        nextAttemptAt: dateTime('While `pending` after a failed attempt: when the next one is due.').optional(),
-      })
-      .optional()
-      .meta({ description: 'The completion webhook, when `webhookUrl` was given.' }),
-  })
-  .meta({ description: 'An export job record as its owner sees it. Optional fields appear once they apply.' })
-
-/** The keys of `T` that are not optional. */
-type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T]
-/** `true` when `A` and `B` are the same type, else `false` (for compile-time checks). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
-
-// The export-job bodies describe what the service returns: the same type for the acknowledgement,
-// the same fields (each optional exactly when it is) for the job record, whose schema is stricter
-// than the type in places (`format` one of the formats, `file` a stored file).
-const exportJobAckMatches: Same<z.input<typeof ExportJobAckSchema>, ExportJobAck> = true
-const exportJobMatches: Same<keyof z.input<typeof ExportJobSchema>, keyof ExportJobView> & Same<RequiredKeys<z.input<typeof ExportJobSchema>>, RequiredKeys<ExportJobView>> = true
-void exportJobAckMatches
-void exportJobMatches
 
 /** The webhook signing secret. */
 export const WebhookSecretSchema = z.object({

@@ -9,6 +9,7 @@
 import {
   EXPORT_JOB_MAX_RUNS,
   EXPORT_RESERVED_KEYS,
+  ExportJobAckSchema,
   ExportParamsSchema,
   enqueueExportJob,
   exportDesign,
@@ -21,7 +22,7 @@ import {
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
-import { ExportJobAckSchema, ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema } from '../openapi/components.js'
+import { ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema } from '../openapi/components.js'
 import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject, type RouteDefinition } from './define-route.js'
