@@ -16,6 +16,7 @@ export { designsImportCommand } from './commands/designs-import.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
 export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
 /** The URL-signing keys of `litho serve` (key file or environment) and their rotation, e.g. `await rotateUrlSigningKeyFile('.litho', new Date())`. */
+export { RENDER_LINK_KEY_FILE, loadRenderLinkKey, type LoadedRenderLinkKey } from './render-link-key.js'
 export { loadUrlSigningKeys, rotateUrlSigningKeyFile, generateUrlSigningKey, type LoadedUrlSigningKeys, type RotatedUrlSigningKeys } from './url-signing-keys.js'
 /** `litho gc`: one retention sweep (expired stored files, the meter's expired windows), e.g. `await gcCommand(['--hosted-retention-days', '30'], io)`. */
 export { gcCommand } from './commands/gc.js'

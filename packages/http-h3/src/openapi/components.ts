@@ -205,6 +205,13 @@ export const JsonRpcMessageSchema = z
 /** The answer to a key deletion. */
 export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
 
+/** The answer to a link-secret rotation: the only time the new secret is shown. */
+export const LinkSecretSchema = z.object({
+  success: z.literal(true),
+  _id: z.string().meta({ description: 'The key’s id: the `kid` of its links.' }),
+  linkSecret: z.string().regex(/^lks_/).meta({ description: 'The new link secret (`lks_` and 43 base64url characters), to sign render links offline. Shown once; links signed with the previous one stop working.' }),
+})
+
 /** The component schemas of the render and bearer endpoints (docs/http-reference.md, "Schemas"), by name; `Design` and `ApiKey` may carry more fields. */
 export const RENDER_COMPONENTS = defineComponents(
   {
@@ -232,6 +239,7 @@ export const RENDER_COMPONENTS = defineComponents(
     CreatedApiKey: CreatedApiKeySchema,
     JsonRpcMessage: JsonRpcMessageSchema,
     DeletedApiKey: DeletedApiKeySchema,
+    LinkSecret: LinkSecretSchema,
   },
   ['Design', 'ApiKey'],
 )
