@@ -11,6 +11,10 @@ export { renderCommand, type RenderCommandIo } from './commands/render.js'
 export { usersCreateCommand, type UsersCreateIo } from './commands/users-create.js'
 /** `litho keys create`: creates a render key and prints its secret once, e.g. `await keysCreateCommand(['--email', 'ann@example.com'], io)`. */
 export { keysCreateCommand } from './commands/keys-create.js'
+/** `litho keys sign-url`: signs a render link offline, e.g. `await keysSignUrlCommand(['og-card', '--kid', id, '--base', 'https://render.example.com'], io)`. */
+export { keysSignUrlCommand, parseExpires } from './commands/keys-sign-url.js'
+/** `litho keys link-secret`: a render key's new link secret, e.g. `await keysLinkSecretCommand(['--email', 'ann@example.com', '--id', id], io)`. */
+export { keysLinkSecretCommand } from './commands/keys-link-secret.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
 export { designsImportCommand } from './commands/designs-import.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
