@@ -43,6 +43,9 @@ export interface VerifiedRenderLink {
   overrides: URLSearchParams
 }
 
+/** How often a link's use is written to its key's `lastUsedAt`, as `createRenderKeyAuthenticator` does for keys. */
+const MARK_USED_EVERY_MS = 60_000
+
 const refused = (reason: RenderLinkRefusal, message: string): LithoError => new LithoError('ERR_BAD_SIGNATURE', message, { details: { reason } })
 
 /** Whether a GET render request is a signed link: it carries `sig` (else `exp` and `kid` are ordinary override names). */
@@ -96,8 +99,9 @@ export async function verifyRenderLink(services: RenderLinkServices, request: { 
   const secret = deriveRenderLinkSecret({ masterKey, salt: key.linkSalt, keyId: key.id })
   if (!isRenderLinkSignature(secret, renderLinkStringToSign(request.designId, query), sig)) throw refused('bad_signature', 'the signature does not match this link (edited, or signed with another secret)')
 
-  // Best effort, like a keyed render's (the port allows it to lag); after the signature only.
-  services.accounts.markKeyUsed?.(key.id, new Date(now).toISOString()).catch(() => {})
+  // Best effort and at most once a minute, like a keyed render's (the port allows it to lag; a
+  // popular og:image must not cost a write per view); after the signature only.
+  if (key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= MARK_USED_EVERY_MS) services.accounts.markKeyUsed?.(key.id, new Date(now).toISOString()).catch(() => {})
   const overrides = new URLSearchParams([...query].filter(([name]) => !(RENDER_LINK_PARAMS as readonly string[]).includes(name)))
   return { account: { id: owner.id, plan: owner.plan }, key, expiresAt, overrides }
 }

@@ -1,7 +1,7 @@
 // Checking signed render links on the server, and rotating link secrets (docs/signed-render-links.md).
 import { memoryAccountStore } from '@litho/storage-adapters/account-store'
 import { memoryMeter } from '@litho/storage-adapters/memory'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { AccountStore } from '../../src/contracts/index.js'
 import { createApiKey, rotateRenderLinkSecret, signRenderUrlSync, verifyRenderLink, type RenderLinkSettings } from '../../src/index.js'
 import { fakeKey, rejection } from './helpers.js'
@@ -49,6 +49,17 @@ describe('verifyRenderLink', () => {
     const error = await rejection(verify(url))
     expect(error).toMatchObject({ code: 'ERR_BAD_SIGNATURE', details: { reason: 'bad_signature' } })
     expect(calls).toEqual(['getKey', 'getUser'])
+  })
+
+  it('render links › a link in use writes lastUsedAt at most once a minute, not once per view', async () => {
+    const { sign, verify, calls, store, created } = await setup()
+    const url = sign()
+    await verify(url)
+    // The write is not awaited by the check (best effort): wait for it to land.
+    await vi.waitFor(async () => expect((await store.getKey(created._id))!.lastUsedAt).not.toBeNull())
+    await verify(url)
+    await verify(url)
+    expect(calls.filter((name) => name === 'markKeyUsed')).toHaveLength(1)
   })
 
   it('render links › a malformed link is refused before any read, naming each field', async () => {
