@@ -2,6 +2,7 @@
 // The worked example of the docs is a test vector here, checked against Web Crypto and Node's
 // HMAC, so the page and the code cannot drift apart.
 import { createHmac } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encodeRfc3986, renderLinkStringToSign, signRenderUrl } from '../../src/signing.js'
 import { deriveRenderLinkSecret, isRenderLinkSignature, signRenderUrlSync } from '../../src/index.js'
@@ -92,5 +93,15 @@ describe('signed render links › link secrets', () => {
   it('render links › a short or repetitive master key is refused', () => {
     expect(() => deriveRenderLinkSecret({ masterKey: 'short', salt: 'q3Jx9Qm2LpZ7aB4cD5eF6g', keyId: 'k' })).toThrow(/at least 32 bytes/)
     expect(() => deriveRenderLinkSecret({ masterKey: 'a'.repeat(64), salt: 'q3Jx9Qm2LpZ7aB4cD5eF6g', keyId: 'k' })).toThrow(/random/)
+  })
+})
+
+describe('signed render links › the light entry', () => {
+  it('render links › the signing entry and the signer import nothing but each other (no zod, no Node built-ins)', () => {
+    for (const file of ['../../src/signing.ts', '../../src/signing/render-link.ts', '../../src/contracts/signing.ts']) {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8')
+      const specifiers = [...source.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)].map((match) => match[1])
+      expect(specifiers.filter((specifier) => !specifier!.startsWith('./')), file).toEqual([])
+    }
   })
 })

@@ -297,8 +297,6 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
     },
   }
 }
-
-// --- internal helpers ---
 /** Parses stored JSON; the message names the id only, never the content (a password hash). */
 function parseJson(text: string, kind: string, id: string, operation: string): Record<string, unknown> {
   let value: unknown
