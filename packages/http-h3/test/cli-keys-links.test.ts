@@ -1,13 +1,14 @@
 // `litho keys sign-url` (offline) and `litho keys link-secret` (docs/cli.md, docs/signed-render-links.md):
 // the URL they print is one the server accepts, rotation invalidates it, and bad input is a usage error.
 import { execFile } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { verifyRenderLink } from '@litho/core'
 import { describe, expect, it } from 'vitest'
 import { CommandError, UsageError, createBackends, keysCreateCommand, keysLinkSecretCommand, keysSignUrlCommand, parseExpires, usersCreateCommand, type AdminCommandIo } from '../src/index.js'
-import { CHILD_ENV, CLI } from './_process.js'
+import { SMALL_DESIGN } from './_harness.js'
+import { CHILD_ENV, CLI, processFixture } from './_process.js'
 
 const NOW = new Date('2026-11-26T12:00:00Z')
 const io = (over: Partial<AdminCommandIo> = {}): AdminCommandIo & { out: string[] } => {
@@ -122,5 +123,34 @@ describe('litho keys create and link-secret', () => {
     }
     await expect(keysLinkSecretCommand(at(['--email', 'ann@example.com', '--id', 'key_nope']), io())).rejects.toThrow(CommandError)
     await expect(keysLinkSecretCommand(at(['--email', 'ann@example.com']), io())).rejects.toThrow('keys link-secret needs --id')
+  })
+})
+
+describe('litho serve with signed render links (processes)', () => {
+  it('cli › a link signed offline by keys sign-url renders on litho serve without a key, and stops after keys link-secret', async () => {
+    const fixture = processFixture('litho-links-serve-')
+    try {
+      await fixture.litho('users', 'create', '--email', 'ann@example.com', '--password', 'correct horse battery staple', '--plan', 'pro')
+      const { id, linkSecret } = await fixture.litho('keys', 'create', '--email', 'ann@example.com')
+      const file = join(fixture.data, 'small.json')
+      writeFileSync(file, JSON.stringify(SMALL_DESIGN))
+      const { renderCode } = await fixture.litho('designs', 'import', '--email', 'ann@example.com', file, '--publish')
+      const server = fixture.serve()
+      const base = await server.ready
+      const signed = io({ env: { LITHO_LINK_SECRET: linkSecret! } })
+      await keysSignUrlCommand([renderCode!, '--kid', id!, '--base', base, '--param', 'format=png', '--expires', '1h'], { ...signed, now: () => new Date() })
+      const url = json(signed).url!
+      const response = await fetch(url)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('image/png')
+      const maxAge = Number(/^public, max-age=(\d+), immutable$/.exec(response.headers.get('cache-control') ?? '')?.[1])
+      expect(maxAge > 0 && maxAge <= 3600, `max-age ${maxAge}: until exp, at most an hour`).toBe(true)
+      await fixture.litho('keys', 'link-secret', '--email', 'ann@example.com', '--id', id!)
+      const refused = await fetch(url)
+      expect(refused.status).toBe(403)
+      expect(await refused.json()).toMatchObject({ code: 'ERR_BAD_SIGNATURE', reason: 'bad_signature' })
+    } finally {
+      fixture.cleanup()
+    }
   })
 })
