@@ -90,6 +90,14 @@ describe('signed render links › link secrets', () => {
     expect(deriveRenderLinkSecret({ masterKey: `${masterKey}!`, salt: 'q3Jx9Qm2LpZ7aB4cD5eF6g', keyId: 'key_1' })).not.toBe(one)
   })
 
+  it('render links › only the canonical spelling of a signature verifies (the ignored bits of its last character are not free)', () => {
+    expect(isRenderLinkSignature(EXAMPLE.secret, EXAMPLE.stringToSign, EXAMPLE.sig)).toBe(true)
+    // 's' (44) and 't' (45) differ only in the 2 low bits a base64url decoder drops here.
+    const other = `${EXAMPLE.sig.slice(0, 42)}t`
+    expect(Buffer.from(other, 'base64url')).toEqual(Buffer.from(EXAMPLE.sig, 'base64url'))
+    expect(isRenderLinkSignature(EXAMPLE.secret, EXAMPLE.stringToSign, other)).toBe(false)
+  })
+
   it('render links › a short or repetitive master key is refused', () => {
     expect(() => deriveRenderLinkSecret({ masterKey: 'short', salt: 'q3Jx9Qm2LpZ7aB4cD5eF6g', keyId: 'k' })).toThrow(/at least 32 bytes/)
     expect(() => deriveRenderLinkSecret({ masterKey: 'a'.repeat(64), salt: 'q3Jx9Qm2LpZ7aB4cD5eF6g', keyId: 'k' })).toThrow(/random/)
