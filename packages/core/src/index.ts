@@ -116,6 +116,7 @@ export {
   type RenderLinkSettings,
 } from './signing/render-link-secret.js'
 export {
+  RENDER_LINK_REFUSALS,
   isSignedRenderLink,
   newLinkSecret,
   rotateRenderLinkSecret,

@@ -21,8 +21,11 @@ import { checkRenderLinkSettings, createLinkSalt, deriveRenderLinkSecret, isRend
 import { STORE_ID, type BearerAccount } from './bearer-services.js'
 import { clockOf } from './services.js'
 
-/** Why a well-formed link was refused (`details.reason` of its `ERR_BAD_SIGNATURE`). */
-export type RenderLinkRefusal = 'links_disabled' | 'expired' | 'exp_too_far' | 'unknown_key' | 'key_inactive' | 'no_link_secret' | 'bad_signature'
+/** Every reason a well-formed link is refused, in the order they are checked (docs/signed-render-links.md). */
+export const RENDER_LINK_REFUSALS = ['links_disabled', 'expired', 'exp_too_far', 'unknown_key', 'key_inactive', 'no_link_secret', 'bad_signature'] as const
+
+/** Why a well-formed link was refused (`details.reason` of its `ERR_BAD_SIGNATURE`), e.g. `'expired'`. */
+export type RenderLinkRefusal = (typeof RENDER_LINK_REFUSALS)[number]
 
 /** What checking a link needs: the keys and their owners, the master key, a clock. */
 export interface RenderLinkServices {

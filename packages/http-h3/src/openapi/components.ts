@@ -18,6 +18,7 @@ import {
   EXPORT_JOB_MAX_RUNS,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
+  RENDER_LINK_REFUSALS,
   RenderConfigSchema,
   UsageBucketSchema,
   UsageResponseSchema,
@@ -44,6 +45,10 @@ export const ErrorSchema = z.object({
   message: z.string().meta({ description: 'What was wrong, naming the parameter.' }),
   code: z.string().optional().meta({ description: 'A stable error code, e.g. ERR_INVALID_REQUEST.' }),
   issues: z.array(z.object({ path: z.string().optional(), message: z.string().optional() })).optional(),
+  reason: z
+    .enum(RENDER_LINK_REFUSALS)
+    .optional()
+    .meta({ description: 'Why a [signed render link](./signed-render-links.md) was refused (`code` `ERR_BAD_SIGNATURE`).' }),
 })
 
 /** The body of a 429: the quota used up. */
