@@ -138,6 +138,7 @@ function prepare(options: SignRenderUrlOptions): { parts: LinkParts; params: Arr
   // Never echo the secret, only what is wrong with it.
   if (typeof options.secret !== 'string' || options.secret.length < 32) throw invalid('Expected secret to be the key’s link secret (at least 32 characters)')
   const parts = partsOf(options)
+  if (parts.base.protocol !== 'https:' && parts.base.protocol !== 'http:') throw invalid(`Expected an http(s) render URL but received a ${parts.base.protocol} URL`)
   for (const [name] of parts.params) {
     if ((RENDER_LINK_PARAMS as readonly string[]).includes(name)) throw invalid(`Expected the parameters to leave "${name}" to the signer`)
     if ((RENDER_KEY_QUERY_NAMES as readonly string[]).includes(name)) throw invalid(`Expected no render key in a signed link, but the parameters hold "${name}"`)
@@ -155,7 +156,7 @@ function prepare(options: SignRenderUrlOptions): { parts: LinkParts; params: Arr
 /** The signed URL: the base, `/v1/<design id>`, the canonical query and `sig`. */
 function assemble(prepared: ReturnType<typeof prepare>, sig: string): string {
   const query = prepared.stringToSign.slice(prepared.stringToSign.indexOf('?') + 1)
-  const base = prepared.parts.base.href.replace(/\/+$/, '').replace(/[?#].*$/, '')
+  const base = prepared.parts.base.href.replace(/[?#].*$/, '').replace(/\/+$/, '')
   return `${base}/${VERSION_SEGMENT}/${encodeRfc3986(prepared.parts.designId)}?${query}&sig=${sig}`
 }
 

@@ -51,6 +51,11 @@ describe('signed render links › canonical form', () => {
     expect(new URL(prefixed).searchParams.get('sig')).toBe(new URL(bare).searchParams.get('sig'))
   })
 
+  it('render links › a base URL with a query, a fragment or trailing slashes gives one clean path', async () => {
+    const url = await signRenderUrl({ baseUrl: 'https://r.example/litho//?x=1#top', designId: 'card', keyId: 'key_1', secret: EXAMPLE.secret })
+    expect(url.startsWith('https://r.example/litho/v1/card?kid=key_1&sig=')).toBe(true)
+  })
+
   it('render links › without expiresAt the link has no exp', async () => {
     const url = new URL(await signRenderUrl({ baseUrl: 'https://r.example/', designId: 'card', keyId: 'key_1', secret: EXAMPLE.secret }))
     expect([...url.searchParams.keys()]).toEqual(['kid', 'sig'])
@@ -67,6 +72,7 @@ describe('signed render links › misuse', () => {
     ['a key id with a slash', { ...ok, keyId: 'key/1' }, /keyId/],
     ['a short secret', { ...ok, secret: 'short' }, /at least 32 characters/],
     ['a URL not ending in /v1/<design id>', { keyId: 'key_1', secret: EXAMPLE.secret, url: 'https://r.example/v2/card' }, /end in \/v1\/<design id>/],
+    ['a URL that is not http(s)', { keyId: 'key_1', secret: EXAMPLE.secret, url: 'ftp://r.example/v1/card' }, /http\(s\) render URL/],
     ['a fractional expiresAt', { ...ok, expiresAt: 1.5 }, /expiresAt/],
     ['an invalid Date', { ...ok, expiresAt: new Date(Number.NaN) }, /expiresAt/],
   ])('render links › signRenderUrl refuses %s with ERR_INVALID_ARG_VALUE', async (_name, options, message) => {
