@@ -117,6 +117,13 @@ describe('signed render links › refusals', () => {
     await expectError(await h.fetch(await link({ delivery: 'hosted' })), 400, /^delivery: a signed link streams the image/)
   })
 
+  it('render links › a key made before signed links (no salt) cannot sign until its link secret is rotated', async () => {
+    await h.createKey(user)
+    const [old] = (await h.accounts.listKeys(user.id, { limit: 100 })).filter((k) => k.linkSalt === undefined)
+    const body = await expectError(await h.fetch(await link({}, { keyId: old!.id, secret: `lks_${'a1b2c3'.repeat(8)}` })), 403, /no link secret yet/)
+    expect(body).toMatchObject({ reason: 'no_link_secret' })
+  })
+
   it('render links › an unknown kid is refused as unknown_key', async () => {
     expect(await expectError(await h.fetch(await link({}, { keyId: 'key_nope' })), 403, /no render key has this kid/)).toMatchObject({ reason: 'unknown_key' })
   })
@@ -150,5 +157,24 @@ describe('POST /settings/api-keys/:id/link-secret', () => {
     const other = await h.createUser('pro', PASSWORD)
     await expectError(await api(`/settings/api-keys/${key._id}/link-secret`, await accessToken(other), { method: 'POST' }), 404, /no API key has the id/)
     expect((await api(`/settings/api-keys/${key._id}/link-secret`, await accessToken(user, { scope: 'read' }), { method: 'POST' })).status).toBe(403)
+  })
+})
+
+describe('signed render links › a server without a master key', () => {
+  it('render links › refuses links as links_disabled, gives new keys no link secret, and mounts no rotation route', async () => {
+    const plain = await createHarness({ withOAuth: {} })
+    try {
+      const owner = await plain.createUser('pro', PASSWORD)
+      const design = await plain.createDesign(owner)
+      const helpers = oauthHelpers(() => plain)
+      const token = await helpers.accessToken(owner)
+      const created = (await (await helpers.api('/settings/api-keys', token, { method: 'POST' })).json()) as Record<string, unknown>
+      expect(created).not.toHaveProperty('linkSecret')
+      const url = await signRenderUrl({ baseUrl: RENDER_URL, designId: design, keyId: String(created._id), secret: key.linkSecret })
+      expect(await expectError(await plain.fetch(url.slice(RENDER_URL.length)), 403, /not enabled/)).toMatchObject({ reason: 'links_disabled' })
+      expect((await helpers.api(`/settings/api-keys/${String(created._id)}/link-secret`, token, { method: 'POST' })).status).toBe(404)
+    } finally {
+      await plain.close()
+    }
   })
 })
