@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 /** Tests run on the sources of sibling packages, not on their builds. */
 export const alias = {
   '@litho/core/errors': fileURLToPath(new URL('./packages/core/src/errors.ts', import.meta.url)),
-  '@litho/core/signing': fileURLToPath(new URL('./packages/core/src/contracts/signing.ts', import.meta.url)),
+  '@litho/core/signing': fileURLToPath(new URL('./packages/core/src/signing.ts', import.meta.url)),
   '@litho/core/contracts': fileURLToPath(new URL('./packages/core/src/contracts/index.ts', import.meta.url)),
   '@litho/core': fileURLToPath(new URL('./packages/core/src/index.ts', import.meta.url)),
   '@litho/testing/meter': fileURLToPath(new URL('./packages/testing/src/meter/index.ts', import.meta.url)),

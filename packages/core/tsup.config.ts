@@ -7,13 +7,13 @@ export default defineConfig({
     contracts: 'src/contracts/index.ts',
     // The error class alone: what adapters import at runtime, without the renderer.
     errors: 'src/errors.ts',
-    // The pure pieces of signed URLs (canonicalPath, the UrlSigner types), without zod: the file stores.
-    signing: 'src/contracts/signing.ts',
+    // The pure pieces of signed URLs (canonicalPath, the UrlSigner types) and signRenderUrl, without zod: the file stores, browsers.
+    signing: 'src/signing.ts',
     // The worker is its own file: piscina loads it by URL in each thread.
     'render-worker': 'src/render/worker.ts',
   },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts', errors: 'src/errors.ts', signing: 'src/contracts/signing.ts' } },
+  dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts', errors: 'src/errors.ts', signing: 'src/signing.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -91,6 +91,40 @@ export {
   type UrlSigningKey,
   type VerifyFailure,
 } from './signing/url-signer.js'
+export {
+  RENDER_KEY_QUERY_NAMES,
+  RENDER_LINK_EXP,
+  RENDER_LINK_KID,
+  RENDER_LINK_PARAMS,
+  RENDER_LINK_SIG,
+  encodeRfc3986,
+  prepareRenderLink,
+  renderLinkStringToSign,
+  signRenderUrl,
+  type SignRenderUrlOptions,
+} from './signing/render-link.js'
+export {
+  DEFAULT_RENDER_LINK_MAX_SECONDS,
+  LINK_SALT,
+  LINK_SECRET_PREFIX,
+  checkRenderLinkSettings,
+  createLinkSalt,
+  deriveRenderLinkSecret,
+  isRenderLinkSignature,
+  renderLinkSignature,
+  signRenderUrlSync,
+  type RenderLinkSettings,
+} from './signing/render-link-secret.js'
+export {
+  RENDER_LINK_REFUSALS,
+  isSignedRenderLink,
+  newLinkSecret,
+  rotateRenderLinkSecret,
+  verifyRenderLink,
+  type RenderLinkRefusal,
+  type RenderLinkServices,
+  type VerifiedRenderLink,
+} from './service/render-links.js'
 
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'

@@ -11,6 +11,7 @@
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
  * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_SESSION_TOKEN`, `LITHO_S3_ACL`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup; without `LITHO_S3_ACCESS_KEY_ID`, the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` |
+ * | `LITHO_RENDER_LINK_KEY` | the master key of signed render links (else the key file `<dataDir>/secrets/render-link-key`); `LITHO_RENDER_LINK_MAX_SECONDS` the longest `exp` (default 365 days), see render-link-key.ts |
  * | `LITHO_URL_SIGNING_KEY` | the secret that signs app-served file URLs (else the key file in the data directory); `LITHO_URL_SIGNING_KEY_ID` its kid (default `env`), `LITHO_URL_VERIFY_KEYS` older keys that only verify (`kid:secret,…`), see url-signing-keys.ts |
  *
  * An empty variable counts as unset. Configuration is read and checked before any store is
@@ -20,13 +21,14 @@
  */
 import { chmod, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { createUrlSigner, type UrlSigner } from '@litho/core'
+import { createUrlSigner, type RenderLinkSettings, type UrlSigner } from '@litho/core'
 import type { AccountStore, AuthStateStore, DesignStore, FileStore, JobQueue, JobStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { fsRetentionIndex, redisRetentionIndex } from '@litho/storage-adapters/retention-index'
 import { bullmqJobQueue, fsJobQueue } from '@litho/storage-adapters/job-queue'
 import { fsJobStore, redisJobStore } from '@litho/storage-adapters/job-store'
 import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/auth-state-store'
 import { ConfigError } from './config-error.js'
+import { loadRenderLinkKey } from './render-link-key.js'
 import { loadUrlSigningKeys } from './url-signing-keys.js'
 import {
   fsAccountStore,
@@ -57,6 +59,8 @@ export interface LithoBackends {
   queue: JobQueue
   /** Signs and verifies the URLs of files the app serves itself (fs and Redis file stores). */
   signer: UrlSigner
+  /** The master key of signed render links (render-link-key.ts): keys get link secrets, links are checked. */
+  renderLinks: RenderLinkSettings
   /** One line per backend for the startup log, e.g. `designs: fs (/abs/.litho/designs)`; never a secret. */
   describe: string[]
   /** Disposes every store that has `dispose()` (connections, timers). */
@@ -114,6 +118,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
   // Read once, at start: a rotated key file signs from the next start (url-signing-keys.ts).
   const signing = await loadUrlSigningKeys(read, dataDir)
   const signer: UrlSigner = createUrlSigner({ keys: signing.keys })
+  const links = await loadRenderLinkKey(read, dataDir)
 
   const describe: string[] = []
   const stores: Array<{ dispose?(): Promise<void> }> = []
@@ -171,6 +176,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     files = keep(fsFileStore({ dir: join(dataDir, 'files'), publicBaseUrl: options.filesBaseUrl, signer }), `files: fs (${join(dataDir, 'files')})`)
   }
   describe.push(`url signing key: ${signing.source}`)
+  describe.push(`render link key: ${links.source}`)
 
   return {
     designs,
@@ -182,6 +188,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     queue,
     retention,
     signer,
+    renderLinks: links.settings,
     describe,
     async dispose() {
       // The queue first (it waits for jobs in flight, which use the stores); then every store

@@ -11,11 +11,16 @@ export { renderCommand, type RenderCommandIo } from './commands/render.js'
 export { usersCreateCommand, type UsersCreateIo } from './commands/users-create.js'
 /** `litho keys create`: creates a render key and prints its secret once, e.g. `await keysCreateCommand(['--email', 'ann@example.com'], io)`. */
 export { keysCreateCommand } from './commands/keys-create.js'
+/** `litho keys sign-url`: signs a render link offline, e.g. `await keysSignUrlCommand(['og-card', '--kid', id, '--base', 'https://render.example.com'], io)`. */
+export { keysSignUrlCommand, parseExpires } from './commands/keys-sign-url.js'
+/** `litho keys link-secret`: a render key's new link secret, e.g. `await keysLinkSecretCommand(['--email', 'ann@example.com', '--id', id], io)`. */
+export { keysLinkSecretCommand } from './commands/keys-link-secret.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
 export { designsImportCommand } from './commands/designs-import.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
 export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
 /** The URL-signing keys of `litho serve` (key file or environment) and their rotation, e.g. `await rotateUrlSigningKeyFile('.litho', new Date())`. */
+export { RENDER_LINK_KEY_FILE, loadRenderLinkKey, type LoadedRenderLinkKey } from './render-link-key.js'
 export { loadUrlSigningKeys, rotateUrlSigningKeyFile, generateUrlSigningKey, type LoadedUrlSigningKeys, type RotatedUrlSigningKeys } from './url-signing-keys.js'
 /** `litho gc`: one retention sweep (expired stored files, the meter's expired windows), e.g. `await gcCommand(['--hosted-retention-days', '30'], io)`. */
 export { gcCommand } from './commands/gc.js'

@@ -182,6 +182,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     refundLedger: refunds.ledger,
     retention: backends.retention,
     signer: backends.signer,
+    renderLinks: backends.renderLinks,
     renderer: pool,
     renderUrl: url,
     oauth: auth.oauth,

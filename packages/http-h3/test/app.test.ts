@@ -5,6 +5,9 @@ import { worstCase } from '@litho/testing'
 import { H3 } from 'h3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, expectError, RENDER_URL, type Harness } from './_harness.js'
+
+/** Signed render links on, so their settings route is mounted (and documented) too. */
+const LINK_MASTER_KEY = 'app-test-link-master-key-0123456789abcdefghij'
 import { createLithoApp } from '../src/app/create-litho-app.js'
 
 describe('on the render pool', () => {
@@ -124,7 +127,7 @@ describe('GET /openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.servers).toEqual([{ url: RENDER_URL, description: '{render_url}' }])
     // Every route of the table is documented, mounted or not (see 'documents exactly what is mounted' below).
-    const everything = await createHarness({ withOAuth: {}, withJobs: {} })
+    const everything = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY } })
     const full = (await (await everything.fetch('/openapi.json')).json()) as any
     await everything.close()
     expect(doc).toEqual(full)
@@ -134,7 +137,9 @@ describe('GET /openapi.json', () => {
     expect(byName.expiresIn.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 10080, default: 60 })
     expect(byName.format.schema).toMatchObject({ enum: ['png', 'jpeg', 'webp', 'pdf'], default: 'jpeg' })
     expect(byName.delivery.schema).toMatchObject({ enum: ['stream', 'hosted', 'signed'], default: 'stream' })
-    expect(get.security).toEqual([{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }])
+    // `{}`: a signed render link needs no key (docs/signed-render-links.md).
+    expect(get.security).toEqual([{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }, {}])
+    expect(byName.sig.schema).toMatchObject({ pattern: '^[A-Za-z0-9_-]{43}$' })
     expect(doc.paths['/v1/{design_id}'].post.security).toEqual([{ renderKeyHeader: [] }])
     expect(doc.paths['/bulk'].post.security).toEqual([{ renderKeyHeader: [] }, { renderKeyQuery: [] }])
     expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '422', '429', '503'])
@@ -278,7 +283,7 @@ describe('the OpenAPI document and the mounted routes', () => {
   let h: Harness
   beforeAll(async () => {
     // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files.
-    h = await createHarness({ withOAuth: {}, withJobs: {} })
+    h = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY } })
   })
   afterAll(() => h.close())
 
@@ -315,7 +320,7 @@ describe('the OpenAPI document and the mounted routes', () => {
 
   it('mounted under a prefix in another h3 app: routes, errors, discovery documents and the OpenAPI servers name the prefix', async () => {
     const base = `${RENDER_URL}/litho`
-    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderUrl: base })
+    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, renderUrl: base })
     try {
       const parent = new H3()
       parent.get('/', () => 'parent home')

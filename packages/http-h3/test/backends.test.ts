@@ -57,6 +57,7 @@ describe('createBackends › the embedded default', () => {
       `job queue: fs (${join(dataDir, 'jobs', 'queue')})`,
       `files: fs (${join(dataDir, 'files')})`,
       `url signing key: file (${join(dataDir, SIGNING_KEY_FILE)})`,
+      `render link key: file (${join(dataDir, 'secrets', 'render-link-key')}), links live at most 31536000 s`,
     ])
     await backends.designs.create(design('d_1', 'u_1'))
     await backends.accounts.createUser(user('u_1', 'ann@example.com'))

@@ -126,13 +126,16 @@ describe.concurrent('litho admin commands (the built binary)', () => {
   describe.concurrent('litho keys create and designs import', () => {
     it('cli › round trip: users create, keys create, designs import, then --id --publish and --id again', async () => {
       // users create ran in beforeAll (ann).
-      const { id: keyId, key, ...restKey } = await ok(['keys', 'create', '--email', 'ANN@example.com', '--data', data])
+      const { id: keyId, key, linkSecret, ...restKey } = await ok(['keys', 'create', '--email', 'ANN@example.com', '--data', data])
       expect(restKey).toEqual({})
+      // The link secret of signed render links (docs/signed-render-links.md): only its salt is stored.
+      expect(linkSecret).toMatch(/^lks_[A-Za-z0-9_-]{43}$/)
       expect(keyId).toMatch(/^key_[A-Za-z0-9_-]+$/)
       expect(key).toMatch(/^lk_[A-Za-z0-9_-]{32}$/)
       const storedKey = await accounts.getKey(String(keyId))
       expect(storedKey).toMatchObject({ id: keyId, userId: ann.userId, name: 'API key', hash: hashRenderKey(String(key)), active: true, lastUsedAt: null })
       expect(JSON.stringify(storedKey)).not.toContain(String(key))
+      expect(JSON.stringify(storedKey)).not.toContain(String(linkSecret).slice(4))
       expect((await accounts.findKeyByHash(hashRenderKey(String(key))))?.id).toBe(keyId)
 
       const first = await ok(['designs', 'import', '--email', ann.email, RED, '--data', data])

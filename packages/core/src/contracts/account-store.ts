@@ -34,6 +34,12 @@ export interface KeyRecord {
   createdAt: string
   /** When a request last used the key, or null. Best effort, may lag. */
   lastUsedAt: string | null
+  /**
+   * The salt of the key's link secret (docs/signed-render-links.md): base64url, 22-86
+   * characters. Alone it signs nothing (the secret is derived from it and a master key kept
+   * outside the stores). Absent: the key cannot sign render links until its link secret is rotated.
+   */
+  linkSalt?: string
 }
 
 /**
@@ -74,6 +80,12 @@ export interface AccountStore {
   setKeyActive(id: string, active: boolean): Promise<boolean>
   markKeyUsed(id: string, at: string): Promise<void>
   deleteKey(id: string): Promise<boolean>
+  /**
+   * Replaces a key's `linkSalt` (rotating its link secret: every link signed before stops
+   * working); `false` for an unknown key. Optional, so stores written before signed render
+   * links still type-check: without it a key's link secret cannot be rotated.
+   */
+  setKeyLinkSalt?(id: string, linkSalt: string): Promise<boolean>
   /** Releases connections. */
   dispose?(): Promise<void>
 }

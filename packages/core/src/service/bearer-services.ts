@@ -8,6 +8,7 @@ import type { AccountStore } from '../contracts/account-store.js'
 import type { Clock } from '../contracts/clock.js'
 import type { DesignStore } from '../contracts/design-store.js'
 import type { Meter } from '../contracts/meter.js'
+import type { RenderLinkSettings } from '../signing/render-link-secret.js'
 
 /**
  * What the bearer operations need: the design store (reads), the account store (keys), the
@@ -18,11 +19,13 @@ import type { Meter } from '../contracts/meter.js'
  */
 export interface BearerServices {
   designs: Pick<DesignStore, 'get' | 'listByOwner'>
-  accounts: Pick<AccountStore, 'listKeys' | 'getKey' | 'createKey' | 'deleteKey'>
+  accounts: Pick<AccountStore, 'listKeys' | 'getKey' | 'createKey' | 'deleteKey' | 'setKeyLinkSalt'>
   /** Usage history, and the atomic count of each account's keys (`quota/owned-count`). */
   meter: Meter
   /** @default the system clock */
   clock?: Clock
+  /** The master key of signed render links: new keys get a link secret (docs/signed-render-links.md). @default none: no link secrets */
+  renderLinks?: RenderLinkSettings
 }
 
 /**

@@ -16,6 +16,7 @@ import { countOwned, createOwned, deleteOwned, type OwnedItems } from '../quota/
 import { invalidRequest } from './params.js'
 import { clockOf } from './services.js'
 import { STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
+import { newLinkSecret } from './render-links.js'
 import { CreateKeyBodySchema, DEFAULT_KEY_NAME, ListKeysParamsSchema, MAX_API_KEYS, type ApiKey, type ApiKeyList, type CreatedApiKey } from '../contracts/schemas/keys.js'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseQuery } from './query.js'
 
@@ -114,7 +115,8 @@ export async function listApiKeys(services: Pick<BearerServices, 'accounts' | 'm
 }
 
 /**
- * Creates an active key for the account and returns its secret, once. `name` is validated
+ * Creates an active key for the account and returns its secret, once, with its link secret
+ * (`linkSecret`) when `services.renderLinks` is set. `name` is validated
  * as {@link CreateKeyBodySchema} (absent: {@link DEFAULT_KEY_NAME}); `createdAt` comes from
  * the clock. An account holds at most {@link MAX_API_KEYS} keys, counted atomically by the meter
  * before the store write, so concurrent creations never pass it (see `quota/owned-count`).
@@ -126,12 +128,14 @@ export async function listApiKeys(services: Pick<BearerServices, 'accounts' | 'm
  * const { key } = await createApiKey(services, { account: { id: 'u_1' }, name: 'CI', newKey: createRenderKey })
  */
 export async function createApiKey(
-  services: Pick<BearerServices, 'accounts' | 'meter' | 'clock'>,
+  services: Pick<BearerServices, 'accounts' | 'meter' | 'clock' | 'renderLinks'>,
   request: { account: BearerAccount; name?: string | undefined; newKey: () => GeneratedKey },
 ): Promise<CreatedApiKey> {
   const { account } = request
   const { name } = parseCreateKeyBody(request.name === undefined ? {} : { name: request.name })
   const generated = request.newKey()
+  // With a master key, the key can sign render links at once (docs/signed-render-links.md).
+  const link = newLinkSecret(services.renderLinks, generated.id)
   const record: KeyRecord = {
     id: generated.id,
     userId: account.id,
@@ -141,11 +145,13 @@ export async function createApiKey(
     active: true,
     createdAt: clockOf(services).now().toISOString(),
     lastUsedAt: null,
+    ...(link ? { linkSalt: link.linkSalt } : {}),
   }
   // Counted atomically by the meter (quota/owned-count): the unit is taken before the store write.
   const outcome = await createOwned(services.meter, ownedKeys(services, account.id), { id: record.id, limit: MAX_API_KEYS }, () => services.accounts.createKey(record))
   if (!outcome.created) throw invalidRequest([{ path: '', message: `an account holds at most ${MAX_API_KEYS} API keys: revoke one before creating another` }])
-  return { success: true, key: generated.secret, _id: record.id, name: record.name, active: record.active, prefix: record.prefix, createdAt: record.createdAt }
+  const created: CreatedApiKey = { success: true, key: generated.secret, _id: record.id, name: record.name, active: record.active, prefix: record.prefix, createdAt: record.createdAt }
+  return link ? { ...created, linkSecret: link.linkSecret } : created
 }
 
 /**

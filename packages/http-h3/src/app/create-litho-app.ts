@@ -11,7 +11,7 @@
  * @module app/create-litho-app
  */
 import { H3, type H3Event } from 'h3'
-import type { Clock, ExportJobServices, RefundLedger, Renderer, UrlSigner } from '@litho/core'
+import type { Clock, ExportJobServices, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import type { AuthorizationServer, BearerVerifier } from '@litho/auth-adapters'
 import { createOpenApiDocument } from '../openapi/document.js'
@@ -39,6 +39,12 @@ export interface LithoAppOptions {
   renderer: Pick<Renderer, 'render'>
   /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */
   signer?: UrlSigner
+  /**
+   * Signed render links (docs/signed-render-links.md): the master key link secrets are derived
+   * from (keep it out of the stores) and the longest `exp` accepted. @default none: links are
+   * refused (403 `links_disabled`) and new keys get no link secret
+   */
+  renderLinks?: RenderLinkSettings
   /** @default the system clock */
   clock?: Clock
   /** `{base_url}`: where the design, analytics and settings endpoints are reached. @default renderUrl */

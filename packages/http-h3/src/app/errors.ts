@@ -25,6 +25,8 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_KEY_NOT_FOUND: 404,
   ERR_EXPORT_NOT_FOUND: 404,
   ERR_TEMPLATE_LIMIT: 403,
+  // A refused signed render link: forged, expired, or its key revoked (docs/signed-render-links.md).
+  ERR_BAD_SIGNATURE: 403,
   // The plan forbids storing more (like the design limit): not a rate, so not a 429, and not a 413 (the request was fine).
   ERR_STORAGE_QUOTA: 403,
   ERR_STORE_CONFLICT: 409,
@@ -113,6 +115,11 @@ export function toErrorResponse(error: unknown, report: (error: unknown) => void
   const extra: Record<string, unknown> = { code: error.code }
   if (error.issues.length > 0) extra.issues = error.issues
   if (error.code === 'ERR_UNKNOWN_VARIATION') extra.available = (error.details as { available?: unknown }).available
+  if (error.code === 'ERR_BAD_SIGNATURE') {
+    // Why a signed link was refused, for programs; never kept by a cache (a new link may fix it).
+    extra.reason = (error.details as { reason?: unknown }).reason
+    headers['cache-control'] = 'no-store'
+  }
   return errorJson(status, status === 500 ? `render failed: ${error.message}` : error.message, extra, headers)
 }
 

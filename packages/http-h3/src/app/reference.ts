@@ -70,7 +70,7 @@ export function renderHttpReference(): string {
     '',
     `The app serves this as OpenAPI ${doc.openapi} at \`/openapi.json\`. Examples use \`${ADDRESSES.renderUrl}\` as \`{render_url}\` and \`${ADDRESSES.baseUrl}\` as \`{base_url}\` and \`{auth_url}\`. The bearer endpoints are mounted when the app has a bearer verifier (the built-in authorization server, or \`bearer\`); the \`oauth\` endpoints of \`{auth_url}\` with the built-in authorization server.`,
     '',
-    'Render keys ([authentication](./authentication.md#render-keys)): the `dma-api-key` header everywhere; on GET renders also the query parameters `dma-api-key`, `key` or `api-key`; on bulk also `dma-api-key` in the query; a POST render takes the header only.',
+    'Render keys ([authentication](./authentication.md#render-keys)): the `dma-api-key` header everywhere; on GET renders also the query parameters `dma-api-key`, `key` or `api-key`; on bulk also `dma-api-key` in the query; a POST render takes the header only. A [signed render link](./signed-render-links.md) (a GET render with `sig`) takes no key.',
     '',
     'Errors are JSON: `{ "success": false, "message": "…", "code": "ERR_…" }`, the message naming the parameter and what was wrong, with `issues` listing each problem when there are several. The authorization server answers OAuth errors instead: `{ "error": "…", "error_description": "…" }`.',
     '',
@@ -86,8 +86,10 @@ export function renderHttpReference(): string {
       out.push(`Address: \`${server.description}${path}\`.`, '')
       if (op.security) {
         const requirements = security(op)
+        // An empty requirement (`{}`) beside render keys: a signed render link, which carries none.
+        const keyless = (op.security as Json[]).some((r) => Object.keys(r).length === 0) ? ', or none on a [signed render link](./signed-render-links.md)' : ''
         if (requirements.length === 0) out.push('No authentication.', '')
-        else if (requirements.every((r) => r.scheme.type === 'apiKey')) out.push(`Render key: ${requirements.map((r) => credentialOf(r.scheme, r.scopes)).join(', ')}.`, '')
+        else if (requirements.every((r) => r.scheme.type === 'apiKey')) out.push(`Render key: ${requirements.map((r) => credentialOf(r.scheme, r.scopes)).join(', ')}${keyless}.`, '')
         else out.push(`Credentials: ${requirements.map((r) => credentialOf(r.scheme, r.scopes)).join(', or ')}.`, '')
       }
       const parameters = (op.parameters ?? []) as Json[]

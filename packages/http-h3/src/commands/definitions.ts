@@ -133,11 +133,36 @@ export const USERS_CREATE = defineCommandSpec({
 
 /** `litho keys create`. */
 export const KEYS_CREATE = defineCommandSpec({
-  description: 'Create a render key for a user; prints {"id","key"}, the only time the key is shown',
+  description: 'Create a render key for a user; prints {"id","key","linkSecret"}, the only time the key and its link secret are shown',
   options: { email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
   help: {
     email: EMAIL_HELP,
     name: { description: 'a label for the key', valueHint: 'NAME' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho keys sign-url`: offline, no stores (docs/signed-render-links.md). */
+export const KEYS_SIGN_URL = defineCommandSpec({
+  description: 'Sign a render link offline (no server, no data directory); prints {"url","expiresAt"}',
+  positionals: { target: { description: 'a GET render URL (…/v1/DESIGN_CODE?overrides), or a design render code with --base', required: true } },
+  options: { kid: { type: 'string' }, secret: { type: 'string' }, expires: { type: 'string' }, param: { type: 'string', multiple: true }, base: { type: 'string' } },
+  help: {
+    kid: { description: "the render key's id (id from keys create, _id in the key list)", valueHint: 'KEY_ID', required: true },
+    secret: { description: "the key's link secret (default: $LITHO_LINK_SECRET; the flag is visible to other local users)", valueHint: 'LKS' },
+    expires: { description: 'lifetime (30m, 12h, 7d, 3600s), an ISO date, or never (default: 7d)', valueHint: 'WHEN' },
+    param: { description: 'an override or render parameter, e.g. title.text=Hi or format=png', valueHint: 'NAME=VALUE' },
+    base: { description: 'the render URL with a design code (default: $LITHO_PUBLIC_URL)', valueHint: 'URL' },
+  },
+})
+
+/** `litho keys link-secret`. */
+export const KEYS_LINK_SECRET = defineCommandSpec({
+  description: 'Give a render key a new link secret; prints {"id","linkSecret"}, shown once; links signed with the old one stop working',
+  options: { email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    id: { description: "the key's id", valueHint: 'KEY_ID', required: true },
     data: DATA_HELP,
   },
 })

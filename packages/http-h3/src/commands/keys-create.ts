@@ -1,6 +1,7 @@
 /**
  * `litho keys create --email E [--name N] [--data DIR]`: creates a render key for a user and
- * prints `{"id":"key_…","key":"lk_…"}`, the only time the secret is shown (only its hash is stored).
+ * prints `{"id":"key_…","key":"lk_…","linkSecret":"lks_…"}`, the only time the secret (only its
+ * hash is stored) and the link secret of signed render links (docs/signed-render-links.md) are shown.
  *
  * @module commands/keys-create
  */
@@ -26,12 +27,13 @@ export async function keysCreateCommand(argv: string[], io: AdminCommandIo): Pro
   const name = (values.name ?? DEFAULT_KEY_NAME).trim()
   if (name === '' || name.length > MAX_KEY_NAME_LENGTH) throw new UsageError(`--name: expected 1 to ${MAX_KEY_NAME_LENGTH} characters, received ${name === '' ? 'none' : `${name.length}`}`)
 
-  return withBackends(values.data, io, async ({ accounts, meter }) => {
+  return withBackends(values.data, io, async ({ accounts, meter, renderLinks }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email})`)
     try {
-      const created = await createApiKey({ accounts, meter, clock: { now: () => io.now?.() ?? new Date() } }, { account: user, name, newKey: createRenderKey })
-      await printJson(io, { id: created._id, key: created.key })
+      const services = { accounts, meter, clock: { now: () => io.now?.() ?? new Date() }, ...(renderLinks ? { renderLinks } : {}) }
+      const created = await createApiKey(services, { account: user, name, newKey: createRenderKey })
+      await printJson(io, { id: created._id, key: created.key, ...(created.linkSecret ? { linkSecret: created.linkSecret } : {}) })
     } catch (error) {
       // A bad name (control characters) or the per-account limit: a message, not a stack.
       if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_REQUEST') throw new CommandError(error.issues.map((i) => `${i.path ? `--name: ` : ''}${i.message}`).join('; ') || error.message)

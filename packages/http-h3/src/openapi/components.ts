@@ -17,6 +17,7 @@ import {
   ExportJobViewSchema,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
+  RENDER_LINK_REFUSALS,
   RenderConfigSchema,
   UsageBucketSchema,
   UsageResponseSchema,
@@ -38,6 +39,10 @@ export const ErrorSchema = z.object({
   message: z.string().meta({ description: 'What was wrong, naming the parameter.' }),
   code: z.string().optional().meta({ description: 'A stable error code, e.g. ERR_INVALID_REQUEST.' }),
   issues: z.array(z.object({ path: z.string().optional(), message: z.string().optional() })).optional(),
+  reason: z
+    .enum(RENDER_LINK_REFUSALS)
+    .optional()
+    .meta({ description: 'Why a [signed render link](./signed-render-links.md) was refused (`code` `ERR_BAD_SIGNATURE`).' }),
 })
 
 /** The body of a 429: the quota used up. */
@@ -145,6 +150,13 @@ export const JsonRpcMessageSchema = z
 /** The answer to a key deletion. */
 export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
 
+/** The answer to a link-secret rotation: the only time the new secret is shown. */
+export const LinkSecretSchema = z.object({
+  success: z.literal(true),
+  _id: z.string().meta({ description: 'The key’s id: the `kid` of its links.' }),
+  linkSecret: z.string().regex(/^lks_/).meta({ description: 'The new link secret (`lks_` and 43 base64url characters), to sign render links offline. Shown once; links signed with the previous one stop working.' }),
+})
+
 /** The component schemas of the render and bearer endpoints (docs/http-reference.md, "Schemas"), by name; `Design` and `ApiKey` may carry more fields. */
 export const RENDER_COMPONENTS = defineComponents(
   {
@@ -172,6 +184,7 @@ export const RENDER_COMPONENTS = defineComponents(
     CreatedApiKey: CreatedApiKeySchema,
     JsonRpcMessage: JsonRpcMessageSchema,
     DeletedApiKey: DeletedApiKeySchema,
+    LinkSecret: LinkSecretSchema,
   },
   ['Design', 'ApiKey'],
 )

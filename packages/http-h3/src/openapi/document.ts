@@ -25,7 +25,8 @@ export interface OpenApiAddresses {
 
 /** The security requirements of each render-key mode (where docs/authentication.md takes the key). */
 const RENDER_KEY_SECURITY: Record<string, JsonSchema[]> = {
-  'get-render': [{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }],
+  // `{}`: a signed render link, whose signature is in the query (docs/signed-render-links.md).
+  'get-render': [{ renderKeyHeader: [] }, { renderKeyQuery: [] }, { renderKeyQueryKey: [] }, { renderKeyQueryApiKey: [] }, {}],
   'post-render': [{ renderKeyHeader: [] }],
   bulk: [{ renderKeyHeader: [] }, { renderKeyQuery: [] }],
 }

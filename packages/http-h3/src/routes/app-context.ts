@@ -4,7 +4,7 @@
  *
  * @module routes/app-context
  */
-import type { Clock, RefundSettings } from '@litho/core'
+import type { Clock, RefundSettings, RenderLinkSettings } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
 import { getRequestIP, type H3Event } from 'h3'
@@ -39,6 +39,8 @@ export interface AppContext {
     renderer: LithoAppOptions['renderer']
     clock: Clock
     bulkConcurrency?: number
+    /** The master key of signed render links: keys get link secrets. */
+    renderLinks?: RenderLinkSettings
   }
   authenticateKey: RenderKeyAuthenticator
   /** Checks bearer tokens; without it the bearer routes are not mounted. */
@@ -73,6 +75,7 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       renderer: options.renderer,
       clock,
       ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
+      ...(options.renderLinks ? { renderLinks: options.renderLinks } : {}),
     },
     authenticateKey: createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() }),
     verifier: options.bearer ?? options.oauth?.verifier,

@@ -11,6 +11,7 @@ import { bearerCors, bearerPreflight } from '../app/cors.js'
 import { json, mapErrors } from '../app/errors.js'
 import { readBoundedRequest, readJsonBody } from '../app/read-json-body.js'
 import { requireRenderKey } from '../app/render-key.js'
+import { isRenderLinkRequest, requireRenderLink } from '../app/render-link.js'
 import { MCP_PATH, PROTECTED_RESOURCE_PATH, type AppContext } from './app-context.js'
 import type { RouteAccount, RouteDefinition, RouteInput } from './define-route.js'
 
@@ -83,6 +84,11 @@ function authenticate(route: RouteDefinition, context: AppContext): Middleware {
   const auth = route.auth
   if (auth.kind === 'render-key') {
     return async (event) => {
+      // A GET render with `sig` is a signed link, checked instead of a key (docs/signed-render-links.md).
+      if (auth.mode === 'get-render' && isRenderLinkRequest(event)) {
+        stateOf(event).account = await requireRenderLink(event, context)
+        return
+      }
       const principal = await requireRenderKey(event.req, event.url, auth.mode, context.authenticateKey)
       stateOf(event).account = principal.user
     }

@@ -7,10 +7,12 @@
 import { BULK_DEFAULT_FORMAT, BulkRequestSchema, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
 import * as z from 'zod'
 import { json } from '../app/errors.js'
+import { renderLinkOf } from '../app/render-link.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
 import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
+import { RENDER_LINK_403, RENDER_LINK_QUERY } from './render-link-routes.js'
 
 const designIdParams = z.object({ design_id: z.string().meta({ description: 'The render code of the design (from its render config), not its `_id`.' }) })
 
@@ -59,13 +61,16 @@ export const renderRoute = defineRoute({
   operationId: 'renderDesign',
   tags: ['render'],
   summary: 'Render a design (overrides in the query)',
-  description: 'A GET render URL used in an image tag counts as a render.',
+  description: 'A GET render URL used in an image tag counts as a render. Takes a render key, or is a [signed render link](./signed-render-links.md) (`sig`, `kid`, optional `exp`), which needs none and is answered with a public `Cache-Control`.',
   params: designIdParams,
-  query: [RenderParamsSchema, overridesParam],
-  responses: renderResponses,
+  query: [RenderParamsSchema, overridesParam, ...RENDER_LINK_QUERY],
+  responses: { ...renderResponses, '403': RENDER_LINK_403 },
   async handler({ app, account, event, param }) {
-    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })
-    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline' })
+    // A signed link: its query without exp, kid and sig, and its Cache-Control (app/render-link.ts).
+    const link = renderLinkOf(event)
+    const query = link?.query ?? event.url.searchParams
+    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(query), overrides: query })
+    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline', ...(link ? { headers: link.headers } : {}) })
   },
 })
 

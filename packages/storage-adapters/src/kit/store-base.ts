@@ -125,7 +125,7 @@ interface Store {
 type CreateStore<S> = (options: { storage: Storage; base?: string }) => S
 
 /** The async methods of a store but `dispose`: what a Redis store forwards. */
-type Method<S> = { [K in keyof S]-?: K extends 'dispose' ? never : S[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof S]
+type Method<S> = { [K in keyof S]-?: K extends 'dispose' ? never : NonNullable<S[K]> extends (...args: never[]) => Promise<unknown> ? K : never }[keyof S]
 
 /** Checks, at compile time, that `M` names every method of `S`. */
 type Every<S, M> = [Method<S>] extends [M] ? unknown : { missing: Exclude<Method<S>, M> }

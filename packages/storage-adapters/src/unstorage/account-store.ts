@@ -44,12 +44,12 @@ export interface UnstorageAccountStoreOptions {
   base?: string
 }
 
-
-
 /** The errors and checks of this store, shared with its memory, fs and Redis factories. */
 export const kit: StoreKit = storeKit({ label: 'account-store', adapter: 'unstorage-account-store', defaultBase: 'litho:accounts' })
 /** `sha256:` and the 43 base64url characters of a SHA-256 digest (as `@litho/auth-adapters` makes them). */
 const HASH_RE = /^sha256:([A-Za-z0-9_-]{43})$/
+/** A link secret's salt (`LINK_SALT` of `@litho/core`, which would load the renderer). */
+const LINK_SALT_RE = /^[A-Za-z0-9_-]{22,86}$/
 /** RFC 5321's limit on a path; longer is not an email. */
 const MAX_EMAIL_LENGTH = 320
 /** The longest key name and prefix accepted: they are labels, not documents. */
@@ -60,7 +60,7 @@ const MAX_LIMIT = 100
 /** Backend calls issued at once by a list (see design-store.ts). */
 const BATCH_SIZE = 100
 /** Every method of the port: the Redis store forwards each to the store it loads. */
-export const METHODS = ['createUser', 'getUser', 'findUserByEmail', 'updateUser', 'createKey', 'getKey', 'findKeyByHash', 'listKeys', 'setKeyActive', 'markKeyUsed', 'deleteKey'] as const
+export const METHODS = ['createUser', 'getUser', 'findUserByEmail', 'updateUser', 'createKey', 'getKey', 'findKeyByHash', 'listKeys', 'setKeyActive', 'markKeyUsed', 'deleteKey', 'setKeyLinkSalt'] as const
 
 /** The plans of `@litho/core` (`PlanId`), kept here so this module does not load the renderer. */
 const PLAN_IDS = ['free', 'basic', 'pro', 'unlimited'] as const satisfies ReadonlyArray<UserRecord['plan']>
@@ -261,6 +261,12 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
       return changeKey(id, 'setKeyActive', (stored) => (stored.active === active ? null : { ...stored, active }))
     },
 
+    async setKeyLinkSalt(id: string, linkSalt: string): Promise<boolean> {
+      kit.assertId('id', id)
+      assertLinkSalt(linkSalt)
+      return changeKey(id, 'setKeyLinkSalt', (stored) => ({ ...stored, linkSalt }))
+    },
+
     async markKeyUsed(id: string, at: string): Promise<void> {
       kit.assertId('id', id)
       kit.assertTimestamp('at', at)
@@ -291,12 +297,6 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
     },
   }
 }
-
-
-
-
-// --- internal helpers ---
-
 /** Parses stored JSON; the message names the id only, never the content (a password hash). */
 function parseJson(text: string, kind: string, id: string, operation: string): Record<string, unknown> {
   let value: unknown
@@ -351,7 +351,7 @@ function serializeUser(user: unknown): string {
 /** Validates a key record and returns its JSON (only the fields of the port, in a fixed order). */
 function serializeKey(key: unknown): string {
   kit.assertObject('key', key)
-  const { id, userId, name, hash, prefix, active, createdAt, lastUsedAt } = key
+  const { id, userId, name, hash, prefix, active, createdAt, lastUsedAt, linkSalt } = key
   kit.assertId('id', id)
   kit.assertId('userId', userId)
   assertLabel('name', name)
@@ -360,7 +360,13 @@ function serializeKey(key: unknown): string {
   if (typeof active !== 'boolean') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected active to be a boolean but received ${describe(active)}`)
   kit.assertTimestamp('createdAt', createdAt)
   if (lastUsedAt !== null) kit.assertTimestamp('lastUsedAt', lastUsedAt)
-  return JSON.stringify({ id, userId, name, hash, prefix, active, createdAt, lastUsedAt })
+  if (linkSalt !== undefined) assertLinkSalt(linkSalt)
+  return JSON.stringify({ id, userId, name, hash, prefix, active, createdAt, lastUsedAt, ...(linkSalt === undefined ? {} : { linkSalt }) })
+}
+
+/** The salt of a link secret (docs/signed-render-links.md); never described. */
+function assertLinkSalt(value: unknown): asserts value is string {
+  if (typeof value !== 'string' || !LINK_SALT_RE.test(value)) throw kit.typeError(typeof value === 'string' ? 'ERR_INVALID_ARG_VALUE' : 'ERR_INVALID_ARG_TYPE', `Expected linkSalt to be 22 to 86 characters of base64url but received ${typeof value === 'string' ? 'another string' : describe(value)}`)
 }
 
 function assertLabel(field: string, value: unknown): asserts value is string {

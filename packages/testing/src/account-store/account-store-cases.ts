@@ -8,6 +8,7 @@
  */
 import { usersCases } from './cases/users.js'
 import { keysCases } from './cases/keys.js'
+import { linkSaltCases } from './cases/link-salt.js'
 import { persistenceCases } from './cases/persistence.js'
 import { inputValidationCases } from './cases/input-validation.js'
 import type { AccountStoreCase } from './account-store-kit.js'
@@ -18,6 +19,7 @@ export { createAccountStoreCaseContext, hashOf, type AccountStoreCase, type Acco
 export const accountStoreCases: readonly AccountStoreCase[] = [
   ...usersCases,
   ...keysCases,
+  ...linkSaltCases,
   ...persistenceCases,
   ...inputValidationCases,
 ]

@@ -88,6 +88,10 @@ export const CreatedApiKeySchema = z.object({
   active: z.boolean(),
   prefix: z.string(),
   createdAt: z.string().meta({ format: 'date-time' }),
+  linkSecret: z
+    .string()
+    .optional()
+    .meta({ description: 'The key’s link secret, to sign render links offline ([signed render links](./signed-render-links.md)). Shown once; present when the server signs links.' }),
 })
 /** A created key, e.g. `{ success: true, key: 'lk_…', _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt }`. */
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>
