@@ -1,0 +1,117 @@
+/**
+ * The static-layer cache (docs/performance.md): rasterized static layers of designs, kept as
+ * premultiplied RGBA pixels in a per-thread LRU bounded in bytes. Keys are content hashes of
+ * everything a layer's pixels depend on, so a changed design, variation, size, font or image
+ * never reuses a stale layer; entries nobody asks for age out of the LRU.
+ *
+ * @module render/layers/layer-cache
+ */
+import { createHash } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
+import { describeReceived, invalidArgument } from '../../_internal/argument-error.js'
+import type { Component, Paint } from '../../design/schema.js'
+import type { PreparedImage } from '../images/index.js'
+import type { Prepared } from '../layout-pass.js'
+import type { ResolvedDocument } from '../resolve-document.js'
+import type { RenderWarning } from '../types.js'
+
+/** One rasterized static layer: a rectangle of the canvas and what laying it out reported. */
+export interface CachedLayer {
+  x: number
+  y: number
+  width: number
+  height: number
+  /** Premultiplied RGBA, `width × height × 4` bytes. */
+  pixels: Buffer
+  /** text_overflow and text_cut of its texts, in paint order. */
+  layoutWarnings: RenderWarning[]
+  /** Font warnings its layout raised (glyphs no chosen face has). */
+  fontWarnings: RenderWarning[]
+}
+
+/** A bounded cache of static layers (one per render thread). */
+export interface LayerCache {
+  /** The bound, in bytes of pixels. */
+  readonly maxBytes: number
+  get(key: string): CachedLayer | undefined
+  /** Stores a layer; one larger than the whole bound is not kept. */
+  set(key: string, layer: CachedLayer): void
+  /** Bytes held now. */
+  bytes(): number
+  clear(): void
+}
+
+/** The default bound per render thread: a dozen 1080x1080 layers, or three 2160x2160 ones. */
+export const DEFAULT_LAYER_CACHE_BYTES = 64 * 1024 * 1024
+
+// What an entry costs besides its pixels (the object, its warnings, the key).
+const ENTRY_OVERHEAD = 512
+
+/**
+ * Checks the `layerCacheBytes` option: the default when omitted.
+ *
+ * @throws TypeError ERR_INVALID_ARG_VALUE when it is not an integer >= 0.
+ */
+export function resolveLayerCacheBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_LAYER_CACHE_BYTES
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw invalidArgument(`Expected layerCacheBytes to be an integer >= 0 but received ${describeReceived(value)}`)
+  return value
+}
+
+/**
+ * Creates a layer cache bounded to `layerCacheBytes` (default 64 MiB), or `undefined` for 0 (off).
+ *
+ * @throws TypeError ERR_INVALID_ARG_VALUE when `layerCacheBytes` is not an integer >= 0.
+ */
+export function createLayerCache(layerCacheBytes?: number): LayerCache | undefined {
+  const maxBytes = resolveLayerCacheBytes(layerCacheBytes)
+  if (maxBytes === 0) return undefined
+  const lru = new LRUCache<string, CachedLayer>({ maxSize: maxBytes, sizeCalculation: (layer) => layer.pixels.byteLength + ENTRY_OVERHEAD })
+  return {
+    maxBytes,
+    get: (key) => lru.get(key),
+    set(key, layer) {
+      if (layer.pixels.byteLength + ENTRY_OVERHEAD <= maxBytes) lru.set(key, layer)
+    },
+    bytes: () => lru.calculatedSize,
+    clear: () => lru.clear(),
+  }
+}
+
+// A digest per prepared image object: the image loader hands out the same frozen object while it
+// caches it, so each image is hashed once, not on every render.
+const digests = new WeakMap<PreparedImage, string>()
+
+function imageDigest(image: PreparedImage | undefined): string {
+  if (!image) return 'none'
+  let digest = digests.get(image)
+  if (digest === undefined) {
+    digest = createHash('sha1').update(image.dataUri).digest('base64')
+    digests.set(image, digest)
+  }
+  return digest
+}
+
+// Bumped when what a layer's pixels depend on changes shape (a new field the key must cover).
+const KEY_VERSION = 1
+
+/**
+ * The cache key of a static layer: a hash of its components, with each image's source replaced
+ * by the digest of the pixels it was prepared to (so a remote image that changed after the
+ * image cache's TTL makes a new key) and each text's chosen font faces and fitted size, plus
+ * the canvas (size, scale, offsets), the background it is drawn on and the design's fonts.
+ */
+export function layerKey(part: 'below' | 'above', resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): string {
+  const doc = resolved.document
+  const replacer = (_: string, value: unknown): unknown => {
+    if (value === null || typeof value !== 'object' || !('type' in value) || !('key' in value)) return value
+    const c = value as Component
+    if (c.type === 'image') return { ...c, src: imageDigest(prepared.images.get(c.key)) }
+    if (c.type === 'text') return { ...c, faces: prepared.fonts.familyFor(c.fontFamily), fitted: prepared.fittedSizes.get(c.key) ?? null }
+    return value
+  }
+  const canvas = [resolved.width, resolved.height, doc.width, doc.height, resolved.scale, resolved.offsetX, resolved.offsetY]
+  const text = JSON.stringify([KEY_VERSION, part, canvas, background ?? null, doc.fonts, components], replacer)
+  return createHash('sha1').update(text).digest('base64')
+}
