@@ -13,7 +13,7 @@ import { rasterizeRegion, type RasterFormat, type RasterRegion } from '../encode
 import { isOpaquePaint, layoutPass, visibleComponents, type Prepared } from '../layout-pass.js'
 import type { ResolvedDocument } from '../resolve-document.js'
 import type { RenderWarning } from '../types.js'
-import { encodeCanvas, paintOver } from './composite.js'
+import { encodeCanvas, paintOver, releaseCanvas, takeCanvas } from './composite.js'
 import { layerKey, type CachedLayer, type LayerCache } from './layer-cache.js'
 import { planLayers } from './plan-layers.js'
 
@@ -104,11 +104,16 @@ export async function renderLayered(
     if (above === undefined) return bail()
 
     const started = now()
-    const canvas = below ? Buffer.from(below.pixels) : Buffer.alloc(width * height * 4)
+    const canvas = takeCanvas(width * height * 4, below?.pixels)
     if (dynamic?.region) paintOver(canvas, width, dynamic.region)
     if (above && above.width > 0) paintOver(canvas, width, above)
     const composited = now()
-    const bytes = await encodeCanvas(canvas, width, height, output.format, output.quality, isOpaquePaint(doc.background))
+    let bytes: Uint8Array
+    try {
+      bytes = await encodeCanvas(canvas, width, height, output.format, output.quality, isOpaquePaint(doc.background))
+    } finally {
+      releaseCanvas(canvas)
+    }
     if (times) Object.assign(times, { ...clock, composite: composited - started, encode: now() - composited })
     const warnings = [...(below?.layoutWarnings ?? []), ...(dynamic?.warnings ?? []), ...(above?.layoutWarnings ?? [])]
     return { bytes, warnings }
