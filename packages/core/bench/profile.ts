@@ -41,7 +41,13 @@ async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
 }
 
 async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<Stages> {
-  if (cold) cache.clear()
+  if (cold) {
+    // Empty the cache, then one render that only remembers the layers' keys (they are built
+    // on the second render that could use them): the timed render below builds them.
+    cache.clear()
+    const first = fresh()
+    await renderLayered(first, { format, quality: 80 }, await prepareDocument(first, context), cache)
+  }
   const resolved = fresh()
   const t0 = performance.now()
   const prepared = await prepareDocument(resolved, context)
@@ -52,7 +58,7 @@ async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<S
   return { prepare: t1 - t0, ...times, total: performance.now() - t0 }
 }
 
-console.log(`${arg('design', 'card1080')}, median of ${n} renders per row, ms (fresh title each; layered: warm cache, cold: emptied before each render)\n`)
+console.log(`${arg('design', 'card1080')}, median of ${n} renders per row, ms (fresh title each; layered: warm cache; cold: the render that builds the layers)\n`)
 console.log('path      format  prepare   layout  rasterize  composite  encode   total')
 for (const format of ['png', 'jpeg', 'webp'] as const) {
   for (const [name, run] of [['whole', whole], ['layered', layered], ['cold', (f: typeof format) => layered(f, true)]] as const) {

@@ -57,8 +57,14 @@ export async function renderLayered(
 ): Promise<{ bytes: Uint8Array; warnings: RenderWarning[] } | undefined> {
   const plan = planLayers(resolved)
   const { width, height } = resolved
-  if (!plan || width * height * 4 > cache.maxBytes) return undefined
+  if (!plan || !cache.fits(width * height * 4)) return undefined
   const doc = resolved.document
+  const keyOf = (name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
+    components.length === 0 && background === undefined ? undefined : layerKey(name, resolved, components, background, prepared)
+  const keys = { below: keyOf('below', plan.below, doc.background), above: keyOf('above', plan.above, undefined) }
+  // Layers are built on the second render that could use them: a design rendered once (a
+  // preview while it is edited) takes the whole path, which is faster than building layers.
+  if (!cache.admit([keys.below, keys.above].filter((k): k is string => k !== undefined))) return undefined
   const fontWarnings = prepared.fonts.warnings
   const mark = fontWarnings.length
   const bail = (): undefined => {
@@ -77,16 +83,15 @@ export async function renderLayered(
     return region === undefined ? undefined : { region, warnings: layout.warnings }
   }
 
-  async function staticLayer(name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): Promise<CachedLayer | null | undefined> {
-    if (components.length === 0 && background === undefined) return null
-    const key = layerKey(name, resolved, components, background, prepared)
+  async function staticLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<CachedLayer | null | undefined> {
+    if (key === undefined) return null
     const hit = cache.get(key)
     if (hit) {
       fontWarnings.push(...hit.fontWarnings)
       return hit
     }
     const before = fontWarnings.length
-    const drawn = await part(components, background, name === 'below' ? undefined : cropMargin(components))
+    const drawn = await part(components, background, crop)
     if (!drawn) return undefined
     const region = drawn.region ?? { x: 0, y: 0, width: 0, height: 0, pixels: Buffer.alloc(0) }
     const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before) }
@@ -96,11 +101,11 @@ export async function renderLayered(
 
   try {
     // Bottom to top, so that layout warnings and font warnings come in paint order.
-    const below = await staticLayer('below', plan.below, doc.background)
+    const below = await staticLayer(keys.below, plan.below, doc.background, undefined)
     if (below === undefined) return bail()
     const dynamic = plan.dynamic.length > 0 ? await part(plan.dynamic, undefined, cropMargin(plan.dynamic)) : null
     if (dynamic === undefined) return bail()
-    const above = await staticLayer('above', plan.above, undefined)
+    const above = await staticLayer(keys.above, plan.above, undefined, cropMargin(plan.above))
     if (above === undefined) return bail()
 
     const started = now()
