@@ -14,6 +14,7 @@ import type { Component, DesignDocumentInput } from '../../src/index.js'
 import { renderDocument, type RenderContext, type RenderOptions, type RenderResult } from '../../src/render/render-document.js'
 import { createRenderContext, type RendererOptions } from '../../src/render/renderer.js'
 import { createLayerCache } from '../../src/render/layers/layer-cache.js'
+import { createRenderPool } from '../../src/render/pool.js'
 import { compareImages, referenceDesigns } from '../../../testing/src/index.js'
 import { PUBLIC_HOST, startServer, testPolicy, type FixtureServer } from '../images/fixtures.js'
 import { scenes } from './scenes.js'
@@ -243,8 +244,9 @@ describe('static-layer cache › falls back to the whole path', () => {
     await fallsBack({ version: 2, width: 40, height: 30, background: '#ffffff', components: [{ type: 'text', key: 't', width: 40, height: 30, text: 'x' }] }, { format: 'png', overrides: { 't.text': 'y' } })
   })
 
-  it('layers › layerCacheBytes must be an integer >= 0', () => {
+  it('layers › layerCacheBytes must be an integer >= 0, checked by the pool before any worker starts', () => {
     expect(() => createRenderContext({ layerCacheBytes: -1 })).toThrow(/layerCacheBytes.*integer >= 0.*-1/)
+    expect(() => createRenderPool({ threads: 1, layerCacheBytes: 1.5 })).toThrow(/layerCacheBytes.*integer >= 0.*1\.5/)
     expect(createRenderContext({ layerCacheBytes: 0 }).layers).toBeUndefined()
   })
 })
