@@ -1,7 +1,6 @@
 /**
  * The static-layer cache (docs/performance.md): every golden scene and reference design renders
- * through the layered path (built on the second render, cold, then warm with a changed
- * override) and through the whole
+ * through the layered path (cold, then warm twice with changed overrides) and through the whole
  * path, with equal pixels within the golden tolerance and identical warnings; the cache is
  * bounded in bytes, misses on a changed design or a changed remote image, and the cases it
  * cannot layer fall back to the whole path.
@@ -88,7 +87,7 @@ beforeAll(async () => {
 })
 
 describe('static-layer cache › equals a whole render', () => {
-  it('layers › every golden scene and reference design, first render, cold then warm with a changed override, matches the whole path (PNG)', async () => {
+  it('layers › every golden scene and reference design, cold then warm with changed overrides, matches the whole path (PNG)', async () => {
     expect(cases.length).toBeGreaterThanOrEqual(14)
     for (const [name, design, options] of cases) {
       const layered = counted()
@@ -98,10 +97,10 @@ describe('static-layer cache › equals a whole render', () => {
         const render: RenderOptions = { ...options, format: 'png', overrides: { ...base, [`${key}.${field}`]: value } }
         const [a, b] = [await renderDocument(design, render, layered.context), await renderDocument(design, render, full)]
         await expectSameRender(a, b).catch((error: Error) => {
-          throw new Error(`${name}, ${['first', 'cold', 'warm'][i]} (${key}.${field}): ${error.message}`)
+          throw new Error(`${name}, ${i === 0 ? 'cold' : 'warm'} (${key}.${field}): ${error.message}`)
         })
       }
-      // The first render only remembered the layers' keys, the second built them, the third read them.
+      // The first render built the layers, the next ones read them.
       expect({ name, stored: layered.stores > 0, hit: layered.hits > 0 }).toEqual({ name, stored: true, hit: true })
     }
   })
@@ -115,6 +114,18 @@ describe('static-layer cache › equals a whole render', () => {
         await expectSameRender(await renderDocument(card, options, layered.context), await renderDocument(card, options, full))
       }
     expect(layered.hits).toBeGreaterThan(0)
+  })
+
+  it('layers › the same request gives the same bytes whether its layers were cached or just built', async () => {
+    const card = (await referenceDesigns()).card1080
+    for (const format of ['png', 'jpeg', 'webp'] as const) {
+      const layered = counted()
+      const options: RenderOptions = { format, overrides: { 'title.text': 'Same bytes' } }
+      const cold = await renderDocument(card, options, layered.context)
+      const warm = await renderDocument(card, options, layered.context)
+      expect([layered.stores, layered.hits]).toEqual([2, 2])
+      expect(Buffer.compare(Buffer.from(cold.bytes), Buffer.from(warm.bytes))).toBe(0)
+    }
   })
 
   it('layers › font warnings of static texts (an unknown family, glyphs no font has) are replayed on a hit', async () => {
@@ -143,7 +154,7 @@ describe('static-layer cache › keys, bounds and eviction', () => {
     const bound = 12 * 1024 * 1024
     const layered = counted({ layerCacheBytes: bound })
     for (let i = 0; i < 10; i++) {
-      // A different component at the bottom: five bottom layers of 4.7 MB each, one shared top layer.
+      // A different component at the bottom (each design twice): five bottom layers of 4.7 MB each, one shared top layer.
       const extra = { type: 'text' as const, key: 'extra', width: 200, height: 40, text: `Design ${i >> 1}` }
       await renderDocument({ ...card, components: [extra, ...card.components!] }, { format: 'jpeg', overrides: { 'title.text': 'Same title' } }, layered.context)
       expect(layered.context.layers!.bytes()).toBeLessThanOrEqual(bound)
@@ -199,7 +210,7 @@ describe('static-layer cache › keys, bounds and eviction', () => {
       const red = (result: RenderResult): Promise<boolean> => pixel(result).then(([r, , b]) => r! > 240 && b! < 16)
       const blue = (result: RenderResult): Promise<boolean> => pixel(result).then(([r, , b]) => r! < 16 && b! > 240)
       for (const title of ['One', 'Two', 'Three']) expect(await red(await renderDocument(design, { format: 'png', overrides: { 'title.text': title } }, layered.context))).toBe(true)
-      expect([layered.stores, layered.hits]).toEqual([1, 1])
+      expect([layered.stores, layered.hits]).toEqual([1, 2])
       color = '#0000ff'
       await new Promise((resolve) => setTimeout(resolve, 80))
       for (const title of ['Four', 'Five', 'Six']) {
@@ -208,7 +219,7 @@ describe('static-layer cache › keys, bounds and eviction', () => {
         expect(await blue(result)).toBe(true)
         await expectSameRender(result, await renderDocument(design, options, createRenderContext({ network: testPolicy(), layerCacheBytes: 0 })))
       }
-      expect([layered.stores, layered.hits]).toEqual([2, 2])
+      expect([layered.stores, layered.hits]).toEqual([2, 4])
     })
   })
 })
@@ -217,7 +228,7 @@ describe('static-layer cache › falls back to the whole path', () => {
   const fallsBack = async (design: unknown, options: RenderOptions, renderer: RendererOptions = {}): Promise<void> => {
     const layered = counted(renderer)
     const outcome = (context: RenderContext): Promise<RenderResult | string> => renderDocument(design, options, context).catch((error: Error) => error.message)
-    // Twice: layers are built on the second render that could use them.
+    // Twice: neither render may build layers.
     await outcome(layered.context)
     const [a, b] = [await outcome(layered.context), await outcome(full)]
     expect(layered.stores).toBe(0)

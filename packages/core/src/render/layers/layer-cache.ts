@@ -35,11 +35,6 @@ export interface LayerCache {
   readonly maxBytes: number
   /** Whether a layer of `bytes` bytes of pixels can be kept at all. */
   fits(bytes: number): boolean
-  /**
-   * True when a render may build (or use) the layers of `keys`: one of them is cached, or they
-   * were asked for before. The first time, they are only remembered and false is returned.
-   */
-  admit(keys: readonly string[]): boolean
   get(key: string): CachedLayer | undefined
   /** Stores a layer; one larger than the whole bound is not kept. */
   set(key: string, layer: CachedLayer): void
@@ -50,9 +45,6 @@ export interface LayerCache {
 
 /** The default bound per render thread: a dozen 1080x1080 layers, or three 2160x2160 ones. */
 export const DEFAULT_LAYER_CACHE_BYTES = 64 * 1024 * 1024
-
-// Layer keys remembered between a design's first render and its second.
-const SEEN_KEYS = 4096
 
 // What an entry costs besides its pixels (the object, its warnings, the key).
 const ENTRY_OVERHEAD = 512
@@ -78,25 +70,15 @@ export function createLayerCache(layerCacheBytes?: number): LayerCache | undefin
   const maxBytes = resolveLayerCacheBytes(layerCacheBytes)
   if (maxBytes === 0) return undefined
   const lru = new LRUCache<string, CachedLayer>({ maxSize: maxBytes, sizeCalculation: (layer) => layer.pixels.byteLength + ENTRY_OVERHEAD })
-  // Keys asked for once, not built yet (see admit): ~100 bytes each.
-  const seen = new LRUCache<string, true>({ max: SEEN_KEYS })
   return {
     maxBytes,
     fits: (bytes) => bytes + ENTRY_OVERHEAD <= maxBytes,
-    admit(keys) {
-      if (keys.some((key) => lru.has(key) || seen.has(key))) return true
-      for (const key of keys) seen.set(key, true)
-      return false
-    },
     get: (key) => lru.get(key),
     set(key, layer) {
       if (layer.pixels.byteLength + ENTRY_OVERHEAD <= maxBytes) lru.set(key, layer)
     },
     bytes: () => lru.calculatedSize,
-    clear() {
-      lru.clear()
-      seen.clear()
-    },
+    clear: () => lru.clear(),
   }
 }
 

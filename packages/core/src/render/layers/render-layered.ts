@@ -62,9 +62,6 @@ export async function renderLayered(
   const keyOf = (name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
     components.length === 0 && background === undefined ? undefined : layerKey(name, resolved, components, background, prepared)
   const keys = { below: keyOf('below', plan.below, doc.background), above: keyOf('above', plan.above, undefined) }
-  // Layers are built on the second render that could use them: a design rendered once (a
-  // preview while it is edited) takes the whole path, which is faster than building layers.
-  if (!cache.admit([keys.below, keys.above].filter((k): k is string => k !== undefined))) return undefined
   const fontWarnings = prepared.fonts.warnings
   const mark = fontWarnings.length
   const bail = (): undefined => {
