@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Component, DesignDocumentInput } from '../../src/index.js'
 import { renderDocument, type RenderContext, type RenderOptions, type RenderResult } from '../../src/render/render-document.js'
 import { createRenderContext, type RendererOptions } from '../../src/render/renderer.js'
-import { createLayerCache } from '../../src/render/layers/layer-cache.js'
+import { createLayerCache, layerKey } from '../../src/render/layers/layer-cache.js'
+import type { Prepared } from '../../src/render/layout-pass.js'
+import { resolveDocument } from '../../src/render/resolve-document.js'
 import { createRenderPool } from '../../src/render/pool.js'
 import { compareImages, referenceDesigns } from '../../../testing/src/index.js'
 import { PUBLIC_HOST, startServer, testPolicy, type FixtureServer } from '../images/fixtures.js'
@@ -182,6 +184,23 @@ describe('static-layer cache › keys, bounds and eviction', () => {
     await expectSameRender(a, b)
     const stale = await renderDocument(card, options, full)
     expect((await compareImages(a.bytes, stale.bytes)).diffPixels).toBeGreaterThan(0)
+  })
+
+  it('layers › a key follows the content of the design\'s font files, not only their URLs', () => {
+    const resolved = resolveDocument({
+      version: 2, width: 200, height: 100, background: '#ffffff',
+      fonts: [{ family: 'Brand', src: 'https://fonts.example.com/brand.woff2' }],
+      components: [{ type: 'text', key: 't', width: 200, height: 100, text: 'Hi', fontFamily: 'Brand' }],
+    })
+    const prepared = (data: Buffer): Prepared => ({
+      fonts: { fonts: [{ name: 'Brand', data, weight: 400, style: 'normal' }], familyFor: () => '"Brand", "Inter"', loadAdditionalAsset: async () => [], warnings: [] },
+      images: new Map(),
+      fittedSizes: new Map(),
+      warnings: [],
+    })
+    const key = (data: Buffer): string => layerKey('below', resolved, resolved.document.components, resolved.document.background, prepared(data))
+    expect(key(Buffer.from('version 1'))).toBe(key(Buffer.from('version 1')))
+    expect(key(Buffer.from('version 1'))).not.toBe(key(Buffer.from('version 2')))
   })
 
   describe('a remote image in a static layer', () => {

@@ -96,14 +96,28 @@ function imageDigest(image: PreparedImage | undefined): string {
   return digest
 }
 
+// A digest per custom font file, hashed once per Buffer: the font cache hands out the same Buffer
+// while it keeps the file, and a file fetched again (after its TTL) is a new Buffer.
+const fontDigests = new WeakMap<object, string>()
+
+function fontDigest(data: Buffer | ArrayBuffer): string {
+  let digest = fontDigests.get(data)
+  if (digest === undefined) {
+    digest = createHash('sha1').update(data instanceof ArrayBuffer ? new Uint8Array(data) : data).digest('base64')
+    fontDigests.set(data, digest)
+  }
+  return digest
+}
+
 // Bumped when what a layer's pixels depend on changes shape (a new field the key must cover).
-const KEY_VERSION = 1
+const KEY_VERSION = 2
 
 /**
  * The cache key of a static layer: a hash of its components, with each image's source replaced
  * by the digest of the pixels it was prepared to (so a remote image that changed after the
  * image cache's TTL makes a new key) and each text's chosen font faces and fitted size, plus
- * the canvas (size, scale, offsets), the background it is drawn on and the design's fonts.
+ * the canvas (size, scale, offsets), the background it is drawn on and the design's font files
+ * (by content).
  */
 export function layerKey(part: 'below' | 'above', resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): string {
   const doc = resolved.document
@@ -115,6 +129,10 @@ export function layerKey(part: 'below' | 'above', resolved: ResolvedDocument, co
     return value
   }
   const canvas = [resolved.width, resolved.height, doc.width, doc.height, resolved.scale, resolved.offsetX, resolved.offsetY]
-  const text = JSON.stringify([KEY_VERSION, part, canvas, background ?? null, doc.fonts, components], replacer)
+  // The design's own faces by content, so a font file changed at its URL makes a new key once
+  // the font cache fetches it again; built-in faces never change within a process.
+  const families = new Set(doc.fonts.map((face) => face.family))
+  const faces = prepared.fonts.fonts.filter((font) => families.has(font.name)).map((font) => [font.name, font.weight, font.style, fontDigest(font.data)])
+  const text = JSON.stringify([KEY_VERSION, part, canvas, background ?? null, faces, components], replacer)
   return createHash('sha1').update(text).digest('base64')
 }
