@@ -265,6 +265,7 @@ function readOrigins(value: string): string[] {
  * (docs/performance.md); 0 turns the cache off. Unset: the renderer's default (64 MiB).
  *
  * @throws ConfigError when it is not a whole number from 0 to 65536.
+ * @example layerCacheBytesFromEnv({ LITHO_LAYER_CACHE_MB: '128' }) // 134217728
  */
 export function layerCacheBytesFromEnv(env: Record<string, string | undefined>): number | undefined {
   const raw = env.LITHO_LAYER_CACHE_MB

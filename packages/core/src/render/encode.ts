@@ -69,6 +69,8 @@ export interface RasterRegion {
  * pixels on the canvas grid, so each pixel is the one a whole render draws there); `null` when
  * nothing is painted. `undefined` when the SVG needs the anchored, isolated path (see
  * anchor-layers.ts): the caller then renders the whole document as usual.
+ *
+ * @example rasterizeRegion(titleSvg, 2) // { x: 58, y: 638, width: 964, height: 164, pixels }
  */
 export function rasterizeRegion(svg: string, crop?: number): RasterRegion | null | undefined {
   const resvg = new Resvg(svg, RESVG_OPTIONS)

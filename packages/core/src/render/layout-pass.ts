@@ -75,7 +75,11 @@ export interface Prepared {
   warnings: RenderWarning[]
 }
 
-/** Prepares fonts (for every visible text), images and autoFit sizes of a resolved document. */
+/**
+ * Prepares fonts (for every visible text), images and autoFit sizes of a resolved document.
+ *
+ * @example const prepared = await prepareDocument(resolveDocument(design), createRenderContext())
+ */
 export async function prepareDocument(resolved: ResolvedDocument, context: RenderContextBase): Promise<Prepared> {
   const doc = resolved.document
   const visible = visibleComponents(doc.components)
@@ -99,6 +103,7 @@ export interface LayoutResult {
  * satori's asset requests raise land in `prepared.fonts.warnings`, as they happen.
  *
  * @throws LithoError ERR_RENDER_FAILED (layout), and the code errors of prepareCodes.
+ * @example const { svg, warnings } = await layoutPass(resolved, doc.components, doc.background, prepared)
  */
 export async function layoutPass(resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): Promise<LayoutResult> {
   const doc = resolved.document

@@ -36,7 +36,11 @@ const div255 = (v: number): number => {
   return (t + (t >> 8)) >> 8
 }
 
-/** Paints `layer` over `canvas` (premultiplied RGBA of `canvasWidth` pixels a row), in place. */
+/**
+ * Paints `layer` over `canvas` (premultiplied RGBA of `canvasWidth` pixels a row), in place.
+ *
+ * @example paintOver(canvas, 1080, { x: 60, y: 640, width: 960, height: 160, pixels })
+ */
 export function paintOver(canvas: Buffer, canvasWidth: number, layer: RasterRegion): void {
   const { pixels, width, height } = layer
   for (let row = 0; row < height; row++) {
@@ -83,6 +87,8 @@ const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false, palette: fa
 /**
  * Encodes a composited canvas. `opaque`: every pixel is opaque (an opaque background), so PNG
  * and JPEG drop the alpha channel. JPEG and WebP take the pixels as the full path gives them.
+ *
+ * @example await encodeCanvas(canvas, 1080, 1080, 'jpeg', 80, true) // JPEG bytes
  */
 export function encodeCanvas(pixels: Buffer, width: number, height: number, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
   const raw = { raw: { width, height, channels: 4 as const } }

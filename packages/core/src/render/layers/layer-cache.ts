@@ -53,6 +53,7 @@ const ENTRY_OVERHEAD = 512
  * Checks the `layerCacheBytes` option: the default when omitted.
  *
  * @throws TypeError ERR_INVALID_ARG_VALUE when it is not an integer >= 0.
+ * @example resolveLayerCacheBytes(undefined) // 67108864
  */
 export function resolveLayerCacheBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_LAYER_CACHE_BYTES
@@ -65,6 +66,7 @@ export function resolveLayerCacheBytes(value: unknown): number {
  * Creates a layer cache bounded to `layerCacheBytes` (default 64 MiB), or `undefined` for 0 (off).
  *
  * @throws TypeError ERR_INVALID_ARG_VALUE when `layerCacheBytes` is not an integer >= 0.
+ * @example createLayerCache(32 * 1024 * 1024)?.fits(1080 * 1080 * 4) // true
  */
 export function createLayerCache(layerCacheBytes?: number): LayerCache | undefined {
   const maxBytes = resolveLayerCacheBytes(layerCacheBytes)
@@ -118,6 +120,8 @@ const KEY_VERSION = 2
  * image cache's TTL makes a new key) and each text's chosen font faces and fitted size, plus
  * the canvas (size, scale, offsets), the background it is drawn on and the design's font files
  * (by content).
+ *
+ * @example layerKey('below', resolved, plan.below, resolved.document.background, prepared) // 'q1w…=' (SHA-1, base64)
  */
 export function layerKey(part: 'below' | 'above', resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): string {
   const doc = resolved.document

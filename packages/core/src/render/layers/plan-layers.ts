@@ -34,6 +34,8 @@ function touches(component: Component, keys: ReadonlySet<string>): boolean {
  * The layers of `resolved`, or `undefined` when there is nothing static to reuse (no background
  * and every visible component dynamic). Static components between two dynamic ones join the
  * dynamic run, so that a render draws at most one dynamic run whatever the z-order.
+ *
+ * @example planLayers(resolveDocument(card, { overrides: { 'title.text': 'Hi' } }))?.dynamic.map((c) => c.key) // ['title']
  */
 export function planLayers(resolved: ResolvedDocument): LayerPlan | undefined {
   const keys = overriddenKeys(resolved)

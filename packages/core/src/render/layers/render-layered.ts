@@ -47,6 +47,10 @@ const now = (): number => performance.now()
  * it should take the whole path: nothing static to reuse, a bottom layer larger than the whole
  * cache, or an SVG that needs resvg's anchored, isolated rendering. Font warnings raised on the
  * way are replayed from the cache on a hit, so the warnings equal those of a whole render.
+ *
+ * @example
+ * const layered = await renderLayered(resolved, { format: 'jpeg', quality: 80 }, await prepareDocument(resolved, context), cache)
+ * // undefined: render the whole document instead
  */
 export async function renderLayered(
   resolved: ResolvedDocument,
