@@ -118,6 +118,23 @@ describe('static-layer cache › equals a whole render', () => {
     expect(layered.hits).toBeGreaterThan(0)
   })
 
+  it('layers › a transparent canvas (no background), the dynamic text at the bottom and a translucent static shape over it', async () => {
+    const design: DesignDocumentInput = {
+      version: 2, width: 300, height: 160,
+      components: [
+        { type: 'text', key: 'title', x: 10, y: 10, width: 280, height: 80, text: 'Title', fontSize: 40, color: '#1d4ed8' },
+        { type: 'shape', key: 'veil', x: 0, y: 40, width: 300, height: 80, fill: 'rgba(220, 38, 38, 0.4)', radius: 12, opacity: 0.8 },
+      ],
+    }
+    const layered = counted()
+    for (const format of ['png', 'webp'] as const)
+      for (const title of ['Under a veil', 'Still under it']) {
+        const options: RenderOptions = { format, overrides: { 'title.text': title } }
+        await expectSameRender(await renderDocument(design, options, layered.context), await renderDocument(design, options, full))
+      }
+    expect([layered.stores, layered.hits]).toEqual([1, 3])
+  })
+
   it('layers › the same request gives the same bytes whether its layers were cached or just built', async () => {
     const card = (await referenceDesigns()).card1080
     for (const format of ['png', 'jpeg', 'webp'] as const) {
