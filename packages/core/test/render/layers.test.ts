@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Component, DesignDocumentInput } from '../../src/index.js'
-import { renderDocument, type RenderContext, type RenderOptions, type RenderResult } from '../../src/render/render-document.js'
+import { renderDocument, renderResolved, type RenderContext, type RenderOptions, type RenderResult } from '../../src/render/render-document.js'
 import { createRenderContext, type RendererOptions } from '../../src/render/renderer.js'
 import { createLayerCache, layerKey } from '../../src/render/layers/layer-cache.js'
 import type { Prepared } from '../../src/render/layout-pass.js'
@@ -201,6 +201,31 @@ describe('static-layer cache › keys, bounds and eviction', () => {
     await expectSameRender(a, b)
     const stale = await renderDocument(card, options, full)
     expect((await compareImages(a.bytes, stale.bytes)).diffPixels).toBeGreaterThan(0)
+  })
+
+  it('layers › a stored design rendered at a new version drops the layers of its older version at once', async () => {
+    const card = (await referenceDesigns()).card1080
+    const render = (design: DesignDocumentInput, version: string, context: RenderContext): Promise<RenderResult> =>
+      renderResolved({ ...resolveDocument(design, { overrides: { 'title.text': 'Same title' } }), source: { designId: 'd_card', version } }, { format: 'jpeg', quality: 80 }, context)
+    const updated = { ...card, components: card.components!.map((c) => (c.key === 'subtitle' ? { ...c, text: 'Published again with a new subtitle' } : c)) }
+    const layered = counted()
+    await render(card, '2026-11-01T00:00:00.000Z', layered.context)
+    await render(card, '2026-11-01T00:00:00.000Z', layered.context)
+    await render(updated, '2026-11-02T00:00:00.000Z', layered.context)
+    // What is left is exactly what the new version uses: the shared bottom layer and its new top layer.
+    const fresh = counted()
+    await render(updated, '2026-11-02T00:00:00.000Z', fresh.context)
+    expect(layered.context.layers!.bytes()).toBe(fresh.context.layers!.bytes())
+    expect([layered.stores, layered.hits]).toEqual([3, 3])
+
+    const cache = createLayerCache()!
+    const layer = { x: 0, y: 0, width: 1, height: 1, pixels: Buffer.alloc(4), layoutWarnings: [], fontWarnings: [] }
+    for (const key of ['a', 'b', 'c']) cache.set(key, layer)
+    cache.track('d1', 'v1', ['a'])
+    cache.track('d1', 'v1', ['b'])
+    cache.track('d2', 'v1', ['c'])
+    cache.track('d1', 'v2', ['b'])
+    expect([cache.get('a'), cache.get('b'), cache.get('c')].map(Boolean)).toEqual([false, true, true])
   })
 
   it('layers › a key follows the content of the design\'s font files, not only their URLs', () => {

@@ -38,6 +38,12 @@ export interface LayerCache {
   get(key: string): CachedLayer | undefined
   /** Stores a layer; one larger than the whole bound is not kept. */
   set(key: string, layer: CachedLayer): void
+  /**
+   * Records that `keys` serve `version` of stored design `designId`. When a design shows up
+   * with another version (it was updated or published), the layers its older version used are
+   * dropped at once instead of waiting to age out.
+   */
+  track(designId: string, version: string, keys: readonly string[]): void
   /** Bytes held now. */
   bytes(): number
   clear(): void
@@ -45,6 +51,11 @@ export interface LayerCache {
 
 /** The default bound per render thread: a dozen 1080x1080 layers, or three 2160x2160 ones. */
 export const DEFAULT_LAYER_CACHE_BYTES = 64 * 1024 * 1024
+
+// Designs whose layer keys are tracked for eviction on update (a few hundred bytes each), and
+// the keys kept per design before those the LRU already dropped are forgotten.
+const TRACKED_DESIGNS = 2048
+const MAX_KEYS_PER_DESIGN = 64
 
 // What an entry costs besides its pixels (the object, its warnings, the key).
 const ENTRY_OVERHEAD = 512
@@ -72,6 +83,8 @@ export function createLayerCache(layerCacheBytes?: number): LayerCache | undefin
   const maxBytes = resolveLayerCacheBytes(layerCacheBytes)
   if (maxBytes === 0) return undefined
   const lru = new LRUCache<string, CachedLayer>({ maxSize: maxBytes, sizeCalculation: (layer) => layer.pixels.byteLength + ENTRY_OVERHEAD })
+  // The version each stored design was last rendered at, and the layer keys it used.
+  const designs = new LRUCache<string, { version: string; keys: Set<string> }>({ max: TRACKED_DESIGNS })
   return {
     maxBytes,
     fits: (bytes) => bytes + ENTRY_OVERHEAD <= maxBytes,
@@ -79,8 +92,23 @@ export function createLayerCache(layerCacheBytes?: number): LayerCache | undefin
     set(key, layer) {
       if (layer.pixels.byteLength + ENTRY_OVERHEAD <= maxBytes) lru.set(key, layer)
     },
+    track(designId, version, keys) {
+      let owned = designs.get(designId)
+      if (owned && owned.version !== version) {
+        for (const key of owned.keys) if (!keys.includes(key)) lru.delete(key)
+        owned = undefined
+      }
+      owned ??= { version, keys: new Set() }
+      for (const key of keys) owned.keys.add(key)
+      // Keys of layers the LRU has dropped since: forget them, so the set stays small.
+      if (owned.keys.size > MAX_KEYS_PER_DESIGN) for (const key of owned.keys) if (!lru.has(key)) owned.keys.delete(key)
+      designs.set(designId, owned)
+    },
     bytes: () => lru.calculatedSize,
-    clear: () => lru.clear(),
+    clear() {
+      lru.clear()
+      designs.clear()
+    },
   }
 }
 

@@ -66,6 +66,7 @@ export async function renderLayered(
   const keyOf = (name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
     components.length === 0 && background === undefined ? undefined : layerKey(name, resolved, components, background, prepared)
   const keys = { below: keyOf('below', plan.below, doc.background), above: keyOf('above', plan.above, undefined) }
+  if (resolved.source) cache.track(resolved.source.designId, resolved.source.version, [keys.below, keys.above].filter((k): k is string => k !== undefined))
   const fontWarnings = prepared.fonts.warnings
   const mark = fontWarnings.length
   const bail = (): undefined => {
