@@ -4,8 +4,10 @@
 //
 // Runs against the built packages (dist/), exactly what users get. Options:
 //   --quick        fewer samples (for a smoke run)
-//   --only=NAME    one section: latency, throughput, memory, chromium
+//   --only=NAMES   sections, comma-separated: latency, throughput, memory, chromium
 //   --design=NAME  latency of one design: card1080, preview1200, poster2160, worst4096
+// LITHO_LAYER_CACHE=0 runs the pools without the static-layer cache (layerCacheBytes: 0), for
+// before/after figures on one machine (docs/performance.md).
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism } from 'node:os'
@@ -16,11 +18,12 @@ import { calibrate } from './calibrate.mjs'
 const args = new Set(process.argv.slice(2))
 const quick = args.has('--quick')
 const only = [...args].find((a) => a.startsWith('--only='))?.slice(7)
-const want = (section) => !only || only === section
+const want = (section) => !only || only.split(',').includes(section)
 const onlyDesign = [...args].find((a) => a.startsWith('--design='))?.slice(9)
 const FORMATS = ['png', 'jpeg', 'webp', 'pdf']
 const designs = await referenceDesigns()
 const results = {}
+const poolOptions = process.env.LITHO_LAYER_CACHE === '0' ? { layerCacheBytes: 0 } : {}
 
 const median = (xs) => quantile(xs, 0.5)
 function quantile(xs, q) {
@@ -50,7 +53,7 @@ async function timeRenders(pool, design, options, n) {
 
 // 1. Latency: one render at a time on one warm worker.
 if (want('latency')) {
-  const pool = createRenderPool({ threads: 1 })
+  const pool = createRenderPool({ ...poolOptions, threads: 1 })
   await pool.ready()
   const sets = [
     ['card1080', '1080x1080 social card', quick ? 8 : 30],
@@ -82,7 +85,7 @@ if (want('throughput')) {
   for (const format of ['png', 'jpeg']) {
     const rates = []
     for (const threads of [1, cores]) {
-      const pool = createRenderPool({ threads })
+      const pool = createRenderPool({ ...poolOptions, threads })
       await pool.ready()
       const n = quick ? 20 : 120
       // Full concurrency: twice as many clients as workers, each sending its next render
@@ -118,7 +121,7 @@ if (want('throughput')) {
 // freed memory that the allocator has not returned, which would count against it.
 if (want('memory')) {
   if (only === 'memory') {
-    const pool = createRenderPool()
+    const pool = createRenderPool(poolOptions)
     await pool.ready()
     let peak = process.memoryUsage().rss
     const n = quick ? 60 : 300
@@ -188,6 +191,11 @@ const targets = [
   ['2 workers ≥ 1.6x one (PNG)', results['throughput.png']?.speedup, (v) => v >= 1.6, (v) => `${v.toFixed(2)}x`],
   ['2 workers ≥ 1.6x one (JPEG)', results['throughput.jpeg']?.speedup, (v) => v >= 1.6, (v) => `${v.toFixed(2)}x`],
   ['300 renders < 600 MB RSS', results.memory?.peakRssMb, (v) => v < 600, (v) => `${v.toFixed(0)} MB`],
+  // Issue 14: faster than a warm Chromium page on every format (chromium time / ours).
+  ['JPEG ≥ 2x faster than Chromium', results['chromium.jpeg']?.ratio, (v) => v >= 2, (v) => `${v.toFixed(2)}x`],
+  ['WebP ≥ 2x faster than Chromium', results['chromium.webp']?.ratio, (v) => v >= 2, (v) => `${v.toFixed(2)}x`],
+  ['PNG ≥ 4x faster than Chromium', results['chromium.png']?.ratio, (v) => v >= 4, (v) => `${v.toFixed(2)}x`],
+  ['PDF ≥ 3x faster than Chromium', results['chromium.pdf']?.ratio, (v) => v >= 3, (v) => `${v.toFixed(2)}x`],
 ].filter(([, value]) => value !== undefined)
 if (targets.length > 0) {
   console.log('\nTargets\n')

@@ -128,7 +128,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   try {
     backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
     auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError })
-    pool = createRenderPool(options.threads ? { threads: options.threads } : {})
+    const layerCacheBytes = layerCacheBytesFromEnv(env)
+    pool = createRenderPool({ ...(options.threads ? { threads: options.threads } : {}), ...(layerCacheBytes === undefined ? {} : { layerCacheBytes }) })
     await pool.ready()
   } catch (error) {
     gate.fail()
@@ -258,4 +259,18 @@ function readOrigins(value: string): string[] {
         throw new ConfigError(`LITHO_MCP_ALLOWED_ORIGINS: ${JSON.stringify(o)} is not an http(s) origin like https://inspector.example.com`)
       }
     })
+}
+
+/**
+ * `LITHO_LAYER_CACHE_MB`: megabytes of rasterized static layers each render worker keeps
+ * (docs/performance.md); 0 turns the cache off. Unset: the renderer's default (64 MiB).
+ *
+ * @throws ConfigError when it is not a whole number from 0 to 65536.
+ * @example layerCacheBytesFromEnv({ LITHO_LAYER_CACHE_MB: '128' }) // 134217728
+ */
+export function layerCacheBytesFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.LITHO_LAYER_CACHE_MB
+  if (raw === undefined || raw === '') return undefined
+  if (!/^\d+$/.test(raw) || Number(raw) > 65_536) throw new ConfigError(`LITHO_LAYER_CACHE_MB: expected a whole number of megabytes from 0 to 65536, received ${JSON.stringify(raw)}`)
+  return Number(raw) * 1024 * 1024
 }

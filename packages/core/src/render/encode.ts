@@ -44,11 +44,69 @@ export async function rasterize(svg: string, format: RasterFormat, quality: numb
   return encodePixels(sharp(rendered.pixels, { raw: { width, height, channels: 4 } }), format, quality, opaque)
 }
 
-function encodePixels(image: Sharp, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
+/** Encodes pixels already in sharp (resvg's premultiplied RGBA, as the full path gives them). */
+export function encodePixels(image: Sharp, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
   if (format === 'png') return image.png().toBuffer()
   if (format === 'jpeg') {
     // JPEG has no alpha: transparent areas become white, as in every image editor's export.
     return (opaque ? image.removeAlpha() : image.flatten({ background: '#ffffff' })).jpeg({ quality, mozjpeg: false, optimiseCoding: JPEG_OPTIMISE_CODING }).toBuffer()
   }
   return image.webp({ quality: WEBP_QUALITY, effort: WEBP_EFFORT }).toBuffer()
+}
+
+/** A rectangle of rasterized pixels on the canvas: premultiplied RGBA, `width × height × 4` bytes. */
+export interface RasterRegion {
+  x: number
+  y: number
+  width: number
+  height: number
+  pixels: Buffer
+}
+
+/**
+ * Rasterises `svg` to premultiplied RGBA without encoding. `crop` undefined: the whole canvas.
+ * `crop` a margin in px: only the painted area (resvg's bounding box grown by the margin, whole
+ * pixels on the canvas grid, so each pixel is the one a whole render draws there); `null` when
+ * nothing is painted. `undefined` when the SVG needs the anchored, isolated path (see
+ * anchor-layers.ts): the caller then renders the whole document as usual.
+ *
+ * @example rasterizeRegion(titleSvg, 2) // { x: 58, y: 638, width: 964, height: 164, pixels }
+ */
+export function rasterizeRegion(svg: string, crop?: number): RasterRegion | null | undefined {
+  const resvg = new Resvg(svg, RESVG_OPTIONS)
+  const box = resvg.getBBox()
+  const { width, height } = resvg
+  if (needsAnchors(svg, box, width, height)) return undefined
+  let region = { x: 0, y: 0, width, height }
+  if (crop !== undefined) {
+    if (!box) return null
+    const x0 = Math.max(0, Math.floor(box.x - crop))
+    const y0 = Math.max(0, Math.floor(box.y - crop))
+    const x1 = Math.min(width, Math.ceil(box.x + box.width + crop))
+    const y1 = Math.min(height, Math.ceil(box.y + box.height + crop))
+    if (x1 <= x0 || y1 <= y0) return null
+    region = grow({ x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, width, height)
+    // The crop is the canvas resvg sees now: the same check, in its coordinates.
+    const within = { x: box.x - region.x, y: box.y - region.y, width: box.width, height: box.height }
+    if (needsAnchors(svg, within, region.width, region.height)) return undefined
+    Object.assign(box, region)
+    resvg.cropByBBox(box)
+  }
+  return { ...region, pixels: resvg.render().pixels }
+}
+
+// needsAnchors always anchors canvases under 64 px a side: crops are grown to that when they can be.
+const MIN_CROP_SIDE = 64
+
+function grow(region: { x: number; y: number; width: number; height: number }, width: number, height: number): typeof region {
+  const out = { ...region }
+  if (out.width < MIN_CROP_SIDE && width >= MIN_CROP_SIDE) {
+    out.x = Math.max(0, Math.min(out.x, width - MIN_CROP_SIDE))
+    out.width = MIN_CROP_SIDE
+  }
+  if (out.height < MIN_CROP_SIDE && height >= MIN_CROP_SIDE) {
+    out.y = Math.max(0, Math.min(out.y, height - MIN_CROP_SIDE))
+    out.height = MIN_CROP_SIDE
+  }
+  return out
 }

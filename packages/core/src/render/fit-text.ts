@@ -156,7 +156,10 @@ export async function fitTexts(
     for (const [component, result] of results) fitCache.set(cacheKey(component, fonts), result)
   }
 
-  for (const [component, result] of results) {
+  // In document order, whichever results came from the cache: warnings must not depend on it.
+  for (const component of components) {
+    const result = results.get(component)
+    if (!result) continue
     const key = component.key
     if (component.autoFit) sizes.set(key, result.size)
     if (component.autoFit && result.size < component.fontSize && result.fits)

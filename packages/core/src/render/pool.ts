@@ -13,6 +13,7 @@ import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
 import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
 import type { Renderer, RendererOptions } from './renderer.js'
+import { resolveLayerCacheBytes } from './layers/layer-cache.js'
 import type { WorkerData, WorkerReply, WorkerTask } from './worker.js'
 
 /** Options of {@link createRenderPool}. */
@@ -60,6 +61,8 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       ...(options.imageLimits ? { imageLimits: options.imageLimits } : {}),
       ...(options.maxFontBytes ? { maxFontBytes: options.maxFontBytes } : {}),
       ...(options.imageCacheTtlMs === undefined ? {} : { imageCacheTtlMs: options.imageCacheTtlMs }),
+      // Checked here, so that a bad value is an error of this call, not of a worker's start.
+      layerCacheBytes: resolveLayerCacheBytes(options.layerCacheBytes),
     },
   }
   const piscina = new Piscina<WorkerTask, WorkerReply>({

@@ -7,20 +7,12 @@
  *
  * @module render/render-document
  */
-import satori from 'satori'
 import { LithoError } from '../errors.js'
 import type { OverrideInput, ParsedOverrides } from '../design/overrides.js'
-import type { Component, TextComponent } from '../design/schema.js'
-import { isOpaqueColor } from '../design/color.js'
-import type { Paint } from '../design/schema.js'
-import { buildTree, innerSize, textNodeKey, twinNodeKey, type PreparedAssets } from './build-tree.js'
-import { prepareCodes } from './prepare-codes.js'
 import { rasterize } from './encode.js'
-import { fitTexts } from './fit-text.js'
-import { selectFonts, type FontFetcher, type TextRun } from './fonts/font-library.js'
-import type { ImageLoader, PreparedImage } from './images/index.js'
-import { withPlaceholders } from './image-placeholders.js'
-import { optimizeSvg } from './optimize-svg.js'
+import { finishWarnings, isOpaquePaint, layoutPass, prepareDocument, type RenderContextBase } from './layout-pass.js'
+import type { LayerCache } from './layers/layer-cache.js'
+import { renderLayered } from './layers/render-layered.js'
 import { svgToPdf } from './pdf.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
@@ -51,49 +43,12 @@ export interface RenderResult {
   warnings: RenderWarning[]
 }
 
-/** What the pipeline needs from its host: the image loader and the font fetcher. */
-export interface RenderContext {
-  images: ImageLoader
-  fetchFont: FontFetcher
-}
-
-/** True when the paint covers the canvas with no transparency. */
-function isOpaquePaint(paint: Paint | undefined): boolean {
-  if (paint === undefined) return false
-  if (typeof paint === 'string') return isOpaqueColor(paint)
-  return paint.stops.every((stop) => isOpaqueColor(stop.color))
-}
-
-function visibleComponents(components: readonly Component[]): Component[] {
-  const out: Component[] = []
-  const visit = (list: readonly Component[]): void => {
-    for (const c of list) {
-      if (!c.visible) continue
-      out.push(c)
-      if (c.type === 'group') visit(c.children)
-    }
-  }
-  visit(components)
-  return out
-}
-
-async function prepareImages(components: readonly Component[], scale: number, images: ImageLoader): Promise<Map<string, PreparedImage>> {
-  const prepared = new Map<string, PreparedImage>()
-  await Promise.all(
-    components.map(async (c) => {
-      if (c.type !== 'image' || !c.src) return
-      const inner = innerSize(c)
-      if (inner.width < 1 || inner.height < 1) return
-      try {
-        prepared.set(c.key, await images.prepare(c.src, { width: inner.width, height: inner.height, fit: c.fit, focus: c.focus, scale }))
-      } catch (error) {
-        if (LithoError.isInstance(error))
-          throw new LithoError(error.code, `${c.key}: ${error.message}`, { cause: error, details: { ...error.details, component: c.key } })
-        throw error
-      }
-    }),
-  )
-  return prepared
+/**
+ * What the pipeline needs from its host: the image loader, the font fetcher and, optionally,
+ * the static-layer cache (docs/performance.md) that raster renders reuse pixels from.
+ */
+export interface RenderContext extends RenderContextBase {
+  layers?: LayerCache | undefined
 }
 
 /**
@@ -119,78 +74,30 @@ export async function renderDocument(document: unknown, options: RenderOptions, 
 export async function renderResolved(resolved: ResolvedDocument, output: OutputOptions, context: RenderContext): Promise<RenderResult> {
   const { format, quality } = output
   const doc = resolved.document
-  const warnings: RenderWarning[] = [...resolved.warnings]
-
-  const visible = visibleComponents(doc.components)
-  const texts = visible.filter((c): c is TextComponent => c.type === 'text')
-  const runs: TextRun[] = texts.map((t) => ({ key: t.key, fontFamily: t.fontFamily, weight: t.fontWeight, style: t.fontStyle, text: t.text }))
-  const [fonts, images] = await Promise.all([
-    selectFonts(runs, doc.fonts, context.fetchFont),
-    prepareImages(visible, resolved.scale, context.images),
-  ])
-  const codes = prepareCodes(doc, visible, resolved.overridden)
-  const fitted = await fitTexts(texts, fonts)
-  warnings.push(...fitted.warnings)
-
-  const stand = await withPlaceholders(images)
-  const assets: PreparedAssets = { familyFor: fonts.familyFor, images: stand.images, codes, fittedSizes: fitted.sizes }
-  const tree = buildTree(
-    doc.components,
-    {
-      width: resolved.width,
-      height: resolved.height,
-      layoutWidth: doc.width,
-      layoutHeight: doc.height,
-      scale: resolved.scale,
-      offsetX: resolved.offsetX,
-      offsetY: resolved.offsetY,
-      background: doc.background,
-    },
-    assets,
-  )
-
-  // Text taller than its box, and text cut by maxLines, seen in the pass that draws it.
-  const boxes = new Map(texts.filter((t) => !t.autoFit).map((t) => [textNodeKey(t.key), t]))
-  const twins = new Map(texts.filter((t) => t.maxLines && !t.autoFit).map((t) => [twinNodeKey(t.key), t]))
-  let svg: string
-  try {
-    svg = await satori(tree as never, {
-      width: resolved.width,
-      height: resolved.height,
-      fonts: fonts.fonts,
-      loadAdditionalAsset: fonts.loadAdditionalAsset,
-      onNodeDetected: (node) => {
-        if (typeof node.key !== 'string') return
-        const text = boxes.get(node.key)
-        if (text && node.height > innerSize(text).height + 0.5)
-          warnings.push({ code: 'text_overflow', key: text.key, message: `${text.key}: text is ${Math.ceil(node.height - innerSize(text).height)}px taller than its box` })
-        const twin = twins.get(node.key)
-        const lines = twin ? Math.round(node.height / Math.max(1, Math.round(twin.fontSize * twin.lineHeight))) : 0
-        if (twin?.maxLines && lines > twin.maxLines)
-          warnings.push({ code: 'text_cut', key: twin.key, message: `${twin.key}: text cut to ${twin.maxLines} of ${lines} lines` })
-      },
-    })
-  } catch (error) {
-    throw new LithoError('ERR_RENDER_FAILED', `layout failed: ${(error as Error).message}`, { cause: error })
+  const prepared = await prepareDocument(resolved, context)
+  const done = (bytes: Uint8Array, layout: readonly RenderWarning[]): RenderResult => ({
+    bytes,
+    contentType: CONTENT_TYPES[format],
+    format,
+    width: resolved.width,
+    height: resolved.height,
+    variation: resolved.variation,
+    warnings: finishWarnings(prepared, layout),
+  })
+  // Raster formats reuse the static layers when they can; PDF stays vector.
+  if (format !== 'pdf' && context.layers) {
+    const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers)
+    if (layered) return done(layered.bytes, layered.warnings)
   }
 
+  const layout = await layoutPass(resolved, doc.components, doc.background, prepared)
   let bytes: Uint8Array
   try {
-    // Optimise before the image data goes back in: the regexes then scan ~10 KB, not ~260 KB.
-    const optimized = optimizeSvg(svg)
-    bytes =
-      format === 'pdf'
-        ? await svgToPdf(stand.restore(optimized), resolved.width, resolved.height)
-        : await rasterize(stand.restore(optimized), format, quality, isOpaquePaint(doc.background))
+    bytes = format === 'pdf' ? await svgToPdf(layout.svg, resolved.width, resolved.height) : await rasterize(layout.svg, format, quality, isOpaquePaint(doc.background))
   } catch (error) {
     // A refusal of the design itself (the rasterizer cannot draw it) stays what it is.
     if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_DESIGN') throw error
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }
-  // Font warnings include those from satori's asset requests during layout; keep each once.
-  warnings.push(...fonts.warnings)
-  const seen = new Set<string>()
-  const unique = warnings.filter((w) => (seen.has(w.message) ? false : (seen.add(w.message), true)))
-  return { bytes, contentType: CONTENT_TYPES[format], format, width: resolved.width, height: resolved.height, variation: resolved.variation, warnings: unique }
+  return done(bytes, layout.warnings)
 }
-

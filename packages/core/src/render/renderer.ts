@@ -9,6 +9,7 @@ import { createImageLoader, fetchRemote, networkPolicyFromEnv, type ImageLimits,
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import { renderDocument, renderResolved, type RenderContext, type RenderOptions, type RenderResult } from './render-document.js'
 import type { ResolvedDocument } from './resolve-document.js'
+import { createLayerCache } from './layers/layer-cache.js'
 
 /** Options shared by the in-process renderer and the render pool. */
 export interface RendererOptions {
@@ -20,6 +21,12 @@ export interface RendererOptions {
   maxFontBytes?: number
   /** How long a remote image's bytes are reused before its URL is fetched again, in ms. @default 600000 (10 minutes) */
   imageCacheTtlMs?: number
+  /**
+   * Bytes of rasterized static layers kept per render thread, so raster renders lay out and
+   * rasterize only what their overrides change (docs/performance.md, "Static-layer cache");
+   * 0 turns the cache off. @default 67108864 (64 MiB)
+   */
+  layerCacheBytes?: number
 }
 
 /** Renders design documents. */
@@ -36,7 +43,7 @@ export interface Renderer {
   close(): Promise<void>
 }
 
-/** Builds the per-process (or per-thread) context: one image loader with its caches. */
+/** Builds the per-process (or per-thread) context: one image loader and one layer cache. */
 export function createRenderContext(options: RendererOptions = {}): RenderContext {
   const policy: NetworkPolicy = { ...networkPolicyFromEnv(), ...options.network }
   const images = createImageLoader({
@@ -47,6 +54,7 @@ export function createRenderContext(options: RendererOptions = {}): RenderContex
   const maxBytes = options.maxFontBytes ?? 10 * 1024 * 1024
   return {
     images,
+    layers: createLayerCache(options.layerCacheBytes),
     fetchFont: async (url) => (await fetchRemote(url, { policy, limits: { maxBytes }, errorCode: 'ERR_FONT_FETCH' })).bytes,
   }
 }
@@ -82,6 +90,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     },
     async close() {
       context.images.clear()
+      context.layers?.clear()
     },
   }
 }

@@ -22,6 +22,12 @@ export interface ResolvedDocument extends ResolvedVariation {
   overridden: string[]
   /** Overrides that were ignored, as warnings. */
   warnings: RenderWarning[]
+  /**
+   * The stored design this document was rendered from, and its version (the record's
+   * `updatedAt`), when a service rendered one: a render thread that sees a newer version drops
+   * the static layers the older one left (docs/performance.md, "Static-layer cache").
+   */
+  source?: { designId: string; version: string }
 }
 
 /** What {@link resolveDesign} applies, e.g. `{ overrides: 'title.text=Hi', variation: 'story' }`. */

@@ -40,19 +40,20 @@ export type DesignLookup = Pick<DesignStore, 'getByRenderCode'>
  *
  * @throws LithoError `ERR_DESIGN_NOT_FOUND`; `ERR_INVALID_DESIGN` if the stored document is broken.
  */
-export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; document: DesignDocument }> {
+export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; document: DesignDocument; version: string }> {
   const record = /^[A-Za-z0-9_-]{16,64}$/.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"`, { details: { designId: renderCode.slice(0, 64) } })
-  return { id: record.id, document: validateDesign(record.design) }
+  return { id: record.id, document: validateDesign(record.design), version: record.updatedAt }
 }
 
 /**
- * Applies overrides and resolves the variation of a loaded design.
+ * Applies overrides and resolves the variation of a loaded design. A `version` (the record's
+ * `updatedAt`) travels with the resolved document as its `source`.
  *
  * @throws LithoError `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`, `ERR_INVALID_DESIGN`.
  */
-export function prepareRender(design: { id: string; document: DesignDocument }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined): PreparedRender {
+export function prepareRender(design: { id: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined): PreparedRender {
   const applied = overrides === undefined ? { document: design.document, applied: [], ignored: [] } : applyOverrides(design.document, overrides)
   // The overrides are applied once, above; the variation is resolved on the result.
   const resolved = resolveDesign(applied.document, { variation })
@@ -60,7 +61,7 @@ export function prepareRender(design: { id: string; document: DesignDocument }, 
   return {
     designId: design.id,
     document: applied.document,
-    resolved: { ...resolved, overridden: applied.applied, warnings },
+    resolved: { ...resolved, overridden: applied.applied, warnings, ...(design.version === undefined ? {} : { source: { designId: design.id, version: design.version } }) },
     variation: resolved.variation,
     width: resolved.width,
     height: resolved.height,

@@ -47,6 +47,8 @@ describe('render path › each thing once', () => {
     expect(calls).toHaveLength(1)
     expect(calls[0]!.output).toEqual({ format: 'png', quality: 80 })
     expect(calls[0]!.resolved).toMatchObject({ variation: 'wide', width: 600, height: 200, overridden: ['title.text'] })
+    // The stored design and its version travel along, for the render threads' layer caches.
+    expect(calls[0]!.resolved.source).toEqual({ designId: 'd_0001', version: NOW.toISOString() })
     // The ignored override is reported once, by the service, not again by the renderer.
     expect(result.warnings.filter((w) => w.code === 'override_ignored')).toHaveLength(1)
   })

@@ -1,0 +1,131 @@
+/**
+ * The layered raster path (docs/performance.md, "Static-layer cache"): the static layers of a
+ * render come from the layer cache (rasterized once, on the first render that needs them),
+ * only the dynamic run is laid out and rasterized, cropped to what it paints, and the three
+ * are composited and encoded. The result equals a whole render within rounding; designs it
+ * cannot layer honestly (see {@link renderLayered}) take the whole path.
+ *
+ * @module render/layers/render-layered
+ */
+import { LithoError } from '../../errors.js'
+import type { Component, Paint } from '../../design/schema.js'
+import { rasterizeRegion, type RasterFormat, type RasterRegion } from '../encode.js'
+import { isOpaquePaint, layoutPass, visibleComponents, type Prepared } from '../layout-pass.js'
+import type { ResolvedDocument } from '../resolve-document.js'
+import type { RenderWarning } from '../types.js'
+import { encodeCanvas, paintOver, releaseCanvas, takeCanvas } from './composite.js'
+import { layerKey, type CachedLayer, type LayerCache } from './layer-cache.js'
+import { planLayers } from './plan-layers.js'
+
+/** Per-stage times of one render in ms, for profiling (bench/profile.ts). */
+export interface StageTimes {
+  layout: number
+  rasterize: number
+  composite: number
+  encode: number
+}
+
+/**
+ * How far past resvg's bounding box of painted paths a crop reaches: text shadows and strokes
+ * paint beyond the paths (a blur of b spreads about 1.5 b), plus a pixel of antialiasing.
+ */
+function cropMargin(components: readonly Component[]): number {
+  let margin = 2
+  for (const c of visibleComponents(components)) {
+    let reach = c.border?.width ?? 0
+    if (c.type === 'text') reach += (c.stroke?.width ?? 0) + (c.shadow ? Math.abs(c.shadow.x) + Math.abs(c.shadow.y) + 2 * c.shadow.blur : 0)
+    if (c.type === 'shape') reach += c.stroke?.width ?? 0
+    margin = Math.max(margin, reach + 2)
+  }
+  return Math.ceil(margin)
+}
+
+const now = (): number => performance.now()
+
+/**
+ * Renders `resolved` from cached static layers plus its dynamic run, or returns `undefined` when
+ * it should take the whole path: nothing static to reuse, a bottom layer larger than the whole
+ * cache, or an SVG that needs resvg's anchored, isolated rendering. Font warnings raised on the
+ * way are replayed from the cache on a hit, so the warnings equal those of a whole render.
+ *
+ * @example
+ * const layered = await renderLayered(resolved, { format: 'jpeg', quality: 80 }, await prepareDocument(resolved, context), cache)
+ * // undefined: render the whole document instead
+ */
+export async function renderLayered(
+  resolved: ResolvedDocument,
+  output: { format: RasterFormat; quality: number },
+  prepared: Prepared,
+  cache: LayerCache,
+  times?: StageTimes,
+): Promise<{ bytes: Uint8Array; warnings: RenderWarning[] } | undefined> {
+  const plan = planLayers(resolved)
+  const { width, height } = resolved
+  if (!plan || !cache.fits(width * height * 4)) return undefined
+  const doc = resolved.document
+  const keyOf = (name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
+    components.length === 0 && background === undefined ? undefined : layerKey(name, resolved, components, background, prepared)
+  const keys = { below: keyOf('below', plan.below, doc.background), above: keyOf('above', plan.above, undefined) }
+  if (resolved.source) cache.track(resolved.source.designId, resolved.source.version, [keys.below, keys.above].filter((k): k is string => k !== undefined))
+  const fontWarnings = prepared.fonts.warnings
+  const mark = fontWarnings.length
+  const bail = (): undefined => {
+    fontWarnings.length = mark
+    return undefined
+  }
+  const clock = { layout: 0, rasterize: 0 }
+
+  async function part(components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<{ region: RasterRegion | null; warnings: RenderWarning[] } | undefined> {
+    const started = now()
+    const layout = await layoutPass(resolved, components, background, prepared)
+    const laidOut = now()
+    clock.layout += laidOut - started
+    const region = rasterizeRegion(layout.svg, crop)
+    clock.rasterize += now() - laidOut
+    return region === undefined ? undefined : { region, warnings: layout.warnings }
+  }
+
+  async function staticLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<CachedLayer | null | undefined> {
+    if (key === undefined) return null
+    const hit = cache.get(key)
+    if (hit) {
+      fontWarnings.push(...hit.fontWarnings)
+      return hit
+    }
+    const before = fontWarnings.length
+    const drawn = await part(components, background, crop)
+    if (!drawn) return undefined
+    const region = drawn.region ?? { x: 0, y: 0, width: 0, height: 0, pixels: Buffer.alloc(0) }
+    const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before) }
+    cache.set(key, layer)
+    return layer
+  }
+
+  try {
+    // Bottom to top, so that layout warnings and font warnings come in paint order.
+    const below = await staticLayer(keys.below, plan.below, doc.background, undefined)
+    if (below === undefined) return bail()
+    const dynamic = plan.dynamic.length > 0 ? await part(plan.dynamic, undefined, cropMargin(plan.dynamic)) : null
+    if (dynamic === undefined) return bail()
+    const above = await staticLayer(keys.above, plan.above, undefined, cropMargin(plan.above))
+    if (above === undefined) return bail()
+
+    const started = now()
+    const canvas = takeCanvas(width * height * 4, below?.pixels)
+    if (dynamic?.region) paintOver(canvas, width, dynamic.region)
+    if (above && above.width > 0) paintOver(canvas, width, above)
+    const composited = now()
+    let bytes: Uint8Array
+    try {
+      bytes = await encodeCanvas(canvas, width, height, output.format, output.quality, isOpaquePaint(doc.background))
+    } finally {
+      releaseCanvas(canvas)
+    }
+    if (times) Object.assign(times, { ...clock, composite: composited - started, encode: now() - composited })
+    const warnings = [...(below?.layoutWarnings ?? []), ...(dynamic?.warnings ?? []), ...(above?.layoutWarnings ?? [])]
+    return { bytes, warnings }
+  } catch (error) {
+    if (LithoError.isInstance(error)) throw error
+    throw new LithoError('ERR_RENDER_FAILED', `${output.format} encoding failed: ${(error as Error).message}`, { cause: error })
+  }
+}
