@@ -75,6 +75,27 @@ describe('output formats', () => {
     expect([jpeg[0], jpeg[1], jpeg[2]].every((c) => c! > 250)).toBe(true)
   })
 
+  it.each([
+    ['with the static-layer cache', {}],
+    ['without it', { layerCacheBytes: 0 }],
+  ])('render › half-transparent paint on a transparent canvas keeps its colour in every raster format, %s', async (_, options) => {
+    // resvg's pixels are premultiplied: read as straight alpha, this red came out dark red (WebP) and on JPEG's white as (191, 127, 127).
+    const own = createRenderer(options)
+    const doc = simple({ background: 'transparent', components: [{ type: 'shape', key: 'box', x: 0, y: 0, width: 320, height: 200, fill: '#ff000080' }] })
+    const centre = async (format: 'png' | 'jpeg' | 'webp'): Promise<number[]> => {
+      const { data, info } = await sharp((await own.render(doc, { format })).bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+      const i = (100 * info.width + 160) * 4
+      return [...data.subarray(i, i + 4)]
+    }
+    const near = (got: number[], want: number[], within: number) => expect(got.every((v, i) => Math.abs(v - want[i]!) <= within), `${got} should be within ${within} of ${want}`).toBe(true)
+    for (let i = 0; i < 2; i++) {
+      near(await centre('png'), [255, 0, 0, 128], 1)
+      near(await centre('webp'), [255, 0, 0, 128], 6)
+      near(await centre('jpeg'), [255, 127, 127, 255], 6)
+    }
+    await own.close()
+  })
+
   it('render › the variation sets the output size', async () => {
     const result = await renderer.render(card, { format: 'png', variation: 'story' })
     expect([result.width, result.height, result.variation]).toEqual([1080, 1920, 'story'])

@@ -6,7 +6,7 @@
  * @module render/layers/composite
  */
 import sharp from 'sharp'
-import { encodePixels, type RasterFormat, type RasterRegion } from '../encode.js'
+import { encodePixels, rawPixels, type RasterFormat, type RasterRegion } from '../encode.js'
 
 // Canvases to composite into, by size in bytes, reused from render to render: a fresh 4.7 MB
 // Buffer per render of a 1080x1080 card leaves garbage that the GC reclaims late, which showed
@@ -65,19 +65,6 @@ export function paintOver(canvas: Buffer, canvasWidth: number, layer: RasterRegi
   }
 }
 
-/** Straight (non-premultiplied) RGBA from premultiplied, as PNG stores it. */
-function demultiply(pixels: Buffer): Buffer {
-  const out = Buffer.from(pixels)
-  for (let i = 0; i < out.length; i += 4) {
-    const alpha = out[i + 3]!
-    if (alpha === 0 || alpha === 255) continue
-    out[i] = Math.min(255, Math.round((out[i]! * 255) / alpha))
-    out[i + 1] = Math.min(255, Math.round((out[i + 1]! * 255) / alpha))
-    out[i + 2] = Math.min(255, Math.round((out[i + 2]! * 255) / alpha))
-  }
-  return out
-}
-
 // PNG from composited pixels: zlib level 2 without adaptive filtering. Measured on the
 // reference card (docs/performance.md): 23 ms and 1185 KB, against 29 ms and 1161 KB with
 // adaptive filtering at level 1, 45 ms at libvips' default level 6, and resvg's own encoder
@@ -86,15 +73,12 @@ const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false, palette: fa
 
 /**
  * Encodes a composited canvas. `opaque`: every pixel is opaque (an opaque background), so PNG
- * and JPEG drop the alpha channel. JPEG and WebP take the pixels as the full path gives them.
+ * and JPEG drop the alpha channel.
  *
  * @example await encodeCanvas(canvas, 1080, 1080, 'jpeg', 80, true) // JPEG bytes
  */
 export function encodeCanvas(pixels: Buffer, width: number, height: number, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
-  const raw = { raw: { width, height, channels: 4 as const } }
-  if (format === 'png') {
-    const image = opaque ? sharp(pixels, raw).removeAlpha() : sharp(demultiply(pixels), raw)
-    return image.png(PNG_OPTIONS).toBuffer()
-  }
-  return encodePixels(sharp(pixels, raw), format, quality, opaque)
+  const image = sharp(pixels, rawPixels(width, height))
+  if (format === 'png') return (opaque ? image.removeAlpha() : image).png(PNG_OPTIONS).toBuffer()
+  return encodePixels(image, format, quality, opaque)
 }
