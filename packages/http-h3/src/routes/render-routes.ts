@@ -6,9 +6,11 @@
  */
 import { BULK_DEFAULT_FORMAT, BulkRequestSchema, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
 import * as z from 'zod'
+import { entityTagHeaders, ifNoneMatchPredicate, notModifiedResponse } from '../app/conditional-render.js'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
+import { entityTagResponseHeaders, ifNoneMatchParam, notModifiedResponse as notModifiedOpenApi } from '../openapi/conditional.js'
 import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 
@@ -40,6 +42,7 @@ const renderResponses = {
       ...quotaResponseHeaders,
       'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
       'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
+      'X-Litho-Cache': { description: '`hit` when the output cache served an image (`delivery=stream`) without rendering it, `miss` otherwise; still metered.', schema: { type: 'string', enum: ['hit', 'miss'] } },
     },
     content: { ...IMAGE_CONTENT, 'application/json': { schema: RenderResultSchema } },
   },
@@ -59,13 +62,16 @@ export const renderRoute = defineRoute({
   operationId: 'renderDesign',
   tags: ['render'],
   summary: 'Render a design (overrides in the query)',
-  description: 'A GET render URL used in an image tag counts as a render.',
+  description:
+    'A GET render URL used in an image tag counts as a render. An image (`delivery=stream`) carries a strong `ETag` derived from the design version, the applied overrides, the variation, the format and the quality, and `Cache-Control: private, no-cache`; a request whose `If-None-Match` matches it gets a 304 without a body, metered as a render (every fetch of a render URL counts). An `If-None-Match` that is not `*` or a list of entity tags is ignored.',
   params: designIdParams,
-  query: [RenderParamsSchema, overridesParam],
-  responses: renderResponses,
+  query: [RenderParamsSchema, overridesParam, ifNoneMatchParam],
+  responses: { ...renderResponses, '200': { ...renderResponses['200'], headers: { ...renderResponses['200'].headers, ...entityTagResponseHeaders } }, '304': notModifiedOpenApi },
   async handler({ app, account, event, param }) {
-    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams })
-    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline' })
+    const ifNoneMatch = ifNoneMatchPredicate(event.req.headers.get('if-none-match'))
+    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams, ...(ifNoneMatch ? { ifNoneMatch } : {}) })
+    if (result.delivery === 'not-modified') return notModifiedResponse(result)
+    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline', headers: entityTagHeaders(result) })
   },
 })
 
