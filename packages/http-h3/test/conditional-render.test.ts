@@ -154,11 +154,11 @@ describe('GET render › shared output cache', () => {
 
 describe('GET render › OpenAPI', () => {
   it('GET render › the operation documents If-None-Match, the ETag and the 304', async () => {
-    const document = await (await h.fetch('/openapi.json')).json()
-    const operation = document.paths['/v1/{design_id}'].get
-    expect(operation.parameters.some((p: { name: string; in: string }) => p.name === 'If-None-Match' && p.in === 'header')).toBe(true)
-    expect(operation.responses['304'].headers.ETag).toBeDefined()
-    expect(operation.responses['200'].headers.ETag).toBeDefined()
-    expect(document.paths['/v1/{design_id}'].post.responses['304']).toBeUndefined()
+    const document = (await (await h.fetch('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string }>; responses: Record<string, { headers: Record<string, unknown> }> }>> }
+    const operation = document.paths['/v1/{design_id}']!.get
+    expect(operation!.parameters.some((p) => p.name === 'If-None-Match' && p.in === 'header')).toBe(true)
+    expect(operation!.responses['304']!.headers.ETag).toBeDefined()
+    expect(operation!.responses['200']!.headers.ETag).toBeDefined()
+    expect(document.paths['/v1/{design_id}']!.post!.responses['304']).toBeUndefined()
   })
 })
