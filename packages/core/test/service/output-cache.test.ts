@@ -196,6 +196,9 @@ describe('output cache › shared through a file store', () => {
     expect(found?.bytes).toEqual(new Uint8Array(50).fill(7))
     expect(found?.warnings).toEqual([{ code: 'text_cut', key: 'title', message: 'cut' }])
     expect(found?.contentType).toBe('image/png')
+    // 'k1' is shorter than the 6 bytes a slot is computed from: slot 0.
+    const stored = await files.get('oc/test/0.bin')
+    expect(stored?.file.visibility).toBe('private')
   })
 
   it('output cache › a slot taken by another key, an expired entry and a corrupt file are misses, never another image', async () => {
