@@ -19,6 +19,7 @@ import { loadPublishedDesign, newId, prepareRender, renderPreparedDocument, type
 import { clockOf, type QuotaState, type RenderAccount, type RenderServices, type RenderedFile } from './services.js'
 import { storeRender } from './store-render.js'
 import { outputKey, usesRemoteAssets } from './output-key.js'
+import type { OutputCacheEntry } from './output-cache.js'
 
 /** A render request: whose, which design, its validated parameters and its overrides. */
 export interface RenderDesignRequest {
@@ -96,7 +97,10 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
       return { delivery: 'not-modified', etag, warnings: prepared.warnings, quota: { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt } }
     }
     // What a remote URL serves may change: cache such output no longer than the images it used.
-    output = { key, ...(usesRemoteAssets(prepared.document) || usesRemoteAssets(prepared.resolved.document) ? { ttlMs: services.outputCache?.remoteTtlMs ?? 0 } : {}) }
+    const remote = usesRemoteAssets(prepared.document) || usesRemoteAssets(prepared.resolved.document)
+    // The lookup starts now, beside the meter's write (a shared tier is a file store read); it never rejects.
+    const found = services.outputCache?.get(key)
+    output = { key, ...(remote ? { ttlMs: services.outputCache?.remoteTtlMs ?? 0 } : {}), ...(found ? { found } : {}) }
   }
   return renderPrepared(services, {
     account,
@@ -125,9 +129,10 @@ export interface RenderPreparedRequest {
   operation?: 'render' | 'export'
   /**
    * Stream delivery: the output key (the ETag of the result) and, for output that must not be
-   * kept long, a TTL. With `services.outputCache`, the output is looked up and kept under it.
+   * kept long, a TTL. With `services.outputCache`, the output is looked up (`found`: a lookup
+   * already started) and kept under it.
    */
-  output?: { key: string; ttlMs?: number }
+  output?: { key: string; ttlMs?: number; found?: Promise<OutputCacheEntry | undefined> }
 }
 
 /**
@@ -180,10 +185,10 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
 }
 
 /** A stream render with an output key: from the output cache when it holds it, else rendered (and kept). */
-async function streamOutput(services: RenderDeliveryServices, request: RenderPreparedRequest, output: { key: string; ttlMs?: number }): Promise<Omit<Extract<RenderDesignResult, { delivery: 'stream' }>, 'quota'>> {
+async function streamOutput(services: RenderDeliveryServices, request: RenderPreparedRequest, output: NonNullable<RenderPreparedRequest['output']>): Promise<Omit<Extract<RenderDesignResult, { delivery: 'stream' }>, 'quota'>> {
   const cache = services.outputCache
   const etag = `"${output.key}"`
-  const found = await cache?.get(output.key)
+  const found = await (output.found ?? cache?.get(output.key))
   if (found !== undefined) return { delivery: 'stream', ...found, warnings: [...request.prepared.warnings, ...found.warnings], etag, cache: 'hit' }
   const result = await renderPreparedDocument(services.renderer, request.prepared, { format: request.format, quality: request.quality })
   const entry = { bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings: result.warnings }

@@ -27,3 +27,8 @@ export const notModifiedResponse: OpenApiObject = {
   description: '`If-None-Match` matched the render\'s `ETag`: no body. Metered as a render (every fetch of a render URL counts); carries the quota headers.',
   headers: { ...quotaResponseHeaders, ...entityTagResponseHeaders },
 }
+
+/** `responses` of a GET render with the ETag headers on its 200 and the 304 added. */
+export function withConditionalGet<R extends { '200': { headers: Record<string, unknown> } }>(responses: R): R & { '304': OpenApiObject } {
+  return { ...responses, '200': { ...responses['200'], headers: { ...responses['200'].headers, ...entityTagResponseHeaders } }, '304': notModifiedResponse }
+}

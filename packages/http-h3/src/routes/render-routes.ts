@@ -10,7 +10,7 @@ import { entityTagHeaders, ifNoneMatchPredicate, notModifiedResponse } from '../
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
-import { entityTagResponseHeaders, ifNoneMatchParam, notModifiedResponse as notModifiedOpenApi } from '../openapi/conditional.js'
+import { ifNoneMatchParam, withConditionalGet } from '../openapi/conditional.js'
 import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 
@@ -66,7 +66,7 @@ export const renderRoute = defineRoute({
     'A GET render URL used in an image tag counts as a render. An image (`delivery=stream`) carries a strong `ETag` derived from the design version, the applied overrides, the variation, the format and the quality, and `Cache-Control: private, no-cache`; a request whose `If-None-Match` matches it gets a 304 without a body, metered as a render (every fetch of a render URL counts). An `If-None-Match` that is not `*` or a list of entity tags is ignored.',
   params: designIdParams,
   query: [RenderParamsSchema, overridesParam, ifNoneMatchParam],
-  responses: { ...renderResponses, '200': { ...renderResponses['200'], headers: { ...renderResponses['200'].headers, ...entityTagResponseHeaders } }, '304': notModifiedOpenApi },
+  responses: withConditionalGet(renderResponses),
   async handler({ app, account, event, param }) {
     const ifNoneMatch = ifNoneMatchPredicate(event.req.headers.get('if-none-match'))
     const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(event.url.searchParams), overrides: event.url.searchParams, ...(ifNoneMatch ? { ifNoneMatch } : {}) })
