@@ -16,6 +16,7 @@
 //   --quick        shorter runs (for a smoke run)
 //   --threads=N    render threads, for the server and the baseline pool (default: cores)
 //   --duration=S   seconds per autocannon run (default 10, --quick 3)
+//   --output-cache-mb=N   the server's output cache (default: serve's own, 64; 0 turns it off)
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { Agent, get } from 'node:http'
@@ -83,7 +84,8 @@ try {
   renderCode = (await litho('designs', 'import', '--email', email, designFile, '--publish')).renderCode
 
   // 2. The server, once its workers are warm.
-  server = await startServer(['serve', '--port', '0', '--data', dataDir, '--threads', String(threads)])
+  const cacheMb = option('output-cache-mb')
+  server = await startServer(['serve', '--port', '0', '--data', dataDir, '--threads', String(threads), ...(cacheMb === undefined ? [] : ['--output-cache-mb', cacheMb])])
   const renderUrl = `${server.url}/v1/${renderCode}?format=jpeg`
   const headers = { 'dma-api-key': key }
   {
