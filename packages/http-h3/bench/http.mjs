@@ -82,6 +82,11 @@ try {
   userId = (await litho('users', 'create', '--email', email, '--password', 'bench password 1234', '--plan', 'unlimited')).userId
   const { key } = await litho('keys', 'create', '--email', email)
   renderCode = (await litho('designs', 'import', '--email', email, designFile, '--publish')).renderCode
+  // A text-only card beside it: what a cache hit costs when the design record is small (the
+  // reference card embeds its photo as a 500 KB data URI, read and parsed on every request).
+  const textFile = join(dataDir, 'text1080.json')
+  await writeFile(textFile, JSON.stringify({ version: 2, width: 1080, height: 1080, background: '#1d3557', components: [{ key: 'title', type: 'text', x: 60, y: 60, width: 960, height: 200, text: 'Hello', fontSize: 64, color: '#ffffff', dynamic: ['text'] }] }))
+  const textCode = (await litho('designs', 'import', '--email', email, textFile, '--publish')).renderCode
 
   // 2. The server, once its workers are warm.
   const cacheMb = option('output-cache-mb')
@@ -150,6 +155,8 @@ try {
   // 5. A repeat of one identical GET render: the output cache answers (X-Litho-Cache: hit).
   results.repeat = await repeatGet(`${renderUrl}&title.text=${encodeURIComponent('The same title')}`, headers)
   console.log(`\nRepeat of one identical GET render (node:http, keep-alive, body read), ${REPEATS} requests: p50 ${results.repeat.p50.toFixed(2)} ms, p99 ${results.repeat.p99.toFixed(2)} ms, ${results.repeat.hits} of ${REPEATS} X-Litho-Cache: hit`)
+  results.repeatText = await repeatGet(`${server.url}/v1/${textCode}?format=jpeg&title.text=Same`, headers)
+  console.log(`The same for a text-only card (a small design record): p50 ${results.repeatText.p50.toFixed(2)} ms, p99 ${results.repeatText.p99.toFixed(2)} ms, ${results.repeatText.hits} of ${REPEATS} hits`)
   const repeatCannon = await cannon({ url: `${renderUrl}&title.text=${encodeURIComponent('The same title')}`, headers, connections: 1, duration: quick ? 2 : 5 })
   results.repeatCannon = repeatCannon
   console.log(`The same through autocannon at 1 connection: ${repeatCannon.rps.toFixed(0)} req/s, p50 ${repeatCannon.p50.toFixed(2)} ms, p99 ${repeatCannon.p99.toFixed(2)} ms`)
@@ -238,7 +245,7 @@ console.log(`${'HTTP overhead, 1 connection (autocannon)'.padEnd(40)}  ${(c[1].p
 console.log(`${'HTTP overhead, interleaved lean client'.padEnd(40)}  ${results.interleaved.difference.toFixed(1)} ms, ${(results.interleaved.overhead * 100).toFixed(1)} % (medians ${results.interleaved.http.toFixed(1)} and ${results.interleaved.inProcess.toFixed(1)} ms)`)
 if (results.serviceWork !== undefined) console.log(`${'service work in it (no HTTP, no render)'.padEnd(40)}  ${results.serviceWork.toFixed(1)} ms: design read + validated, render metered`)
 console.log(`${'pool throughput, 1 and N threads'.padEnd(40)}  ${results.pool1.rps.toFixed(1)}/s (${results.pool1.cores.toFixed(2)} cores busy), ${results.pool.rps.toFixed(1)}/s (${results.pool.cores.toFixed(2)} cores busy): ${(results.pool.rps / results.pool1.rps).toFixed(2)}x`)
-console.log(`${'repeat of one GET render (cache hit)'.padEnd(40)}  p50 ${results.repeat.p50.toFixed(2)} ms, p99 ${results.repeat.p99.toFixed(2)} ms (autocannon p50 ${results.repeatCannon.p50.toFixed(2)} ms)`)
+console.log(`${'repeat of one GET render (cache hit)'.padEnd(40)}  p50 ${results.repeat.p50.toFixed(2)} ms, p99 ${results.repeat.p99.toFixed(2)} ms (autocannon p50 ${results.repeatCannon.p50.toFixed(2)} ms); text-only card p50 ${results.repeatText.p50.toFixed(2)} ms`)
 if (results.serverPeakRssMb !== undefined) console.log(`${'server peak RSS'.padEnd(40)}  ${results.serverPeakRssMb.toFixed(0)} MB`)
 console.log(`${`POST /bulk, ${BULK_ITEMS} items`.padEnd(40)}  median ${results.bulk.median.toFixed(0)} ms, ${results.bulk.perItem.toFixed(1)} ms per item`)
 console.log('\nTargets\n')
