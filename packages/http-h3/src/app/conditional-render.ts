@@ -58,19 +58,23 @@ export function ifNoneMatchPredicate(header: string | null): ((etag: string) => 
   return parsed.any ? () => true : (etag) => parsed.tags.has(etag)
 }
 
-/** The headers a GET render (stream delivery) adds to the image: its `ETag` and {@link KEYED_RENDER_CACHE_CONTROL}. */
-export function entityTagHeaders(result: { delivery: string; etag?: string }): Record<string, string> {
+/**
+ * The headers a GET render (stream delivery) adds to the image: its `ETag` and `cacheControl`
+ * (a URL whose credential is not a key, e.g. a signed link, may pass a public policy).
+ */
+export function entityTagHeaders(result: { delivery: string; etag?: string }, cacheControl: string = KEYED_RENDER_CACHE_CONTROL): Record<string, string> {
   if (result.delivery !== 'stream' || result.etag === undefined) return {}
-  return { etag: result.etag, 'cache-control': KEYED_RENDER_CACHE_CONTROL }
+  return { etag: result.etag, 'cache-control': cacheControl }
 }
 
 /**
  * The `304 Not Modified` of a GET render: no body; the `ETag`, `Cache-Control` (RFC 9110,
- * 15.4.5: the fields a 200 would carry) and the quota headers, since it was metered.
+ * 15.4.5: the fields a 200 would carry, so the same `cacheControl` as the image's) and the
+ * quota headers, since it was metered.
  */
-export function notModifiedResponse(result: RenderNotModified): Response {
+export function notModifiedResponse(result: RenderNotModified, cacheControl: string = KEYED_RENDER_CACHE_CONTROL): Response {
   return new Response(null, {
     status: 304,
-    headers: { ...quotaHeaders(result.quota), etag: result.etag, 'cache-control': KEYED_RENDER_CACHE_CONTROL },
+    headers: { ...quotaHeaders(result.quota), etag: result.etag, 'cache-control': cacheControl },
   })
 }
