@@ -152,6 +152,12 @@ describe('GET render › shared output cache', () => {
   })
 })
 
+describe('GET render › output cache option', () => {
+  it('GET render › a bad outputCache size is refused when the app is created, naming the option', async () => {
+    await expect(createHarness({ outputCache: { maxBytes: -1 } })).rejects.toThrow(/Expected option maxBytes to be a whole number ≥ 0 but received -1/)
+  })
+})
+
 describe('GET render › OpenAPI', () => {
   it('GET render › the operation documents If-None-Match, the ETag and the 304', async () => {
     const document = (await (await h.fetch('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string }>; responses: Record<string, { headers: Record<string, unknown> }> }>> }
