@@ -167,7 +167,9 @@ export {
   type RenderParams,
 } from './service/params.js'
 export type { QuotaState, RenderAccount, RenderServices, RenderedFile } from './service/services.js'
-export { renderDesign, type RenderDesignRequest, type RenderDesignResult, type RenderResultBody } from './service/render-design.js'
+export { renderDesign, type RenderDesignRequest, type RenderDesignResult, type RenderNotModified, type RenderResultBody } from './service/render-design.js'
+export { createOutputCache, DEFAULT_OUTPUT_CACHE_BYTES, DEFAULT_REMOTE_TTL_MS, type OutputCache, type OutputCacheEntry, type OutputCacheOptions } from './service/output-cache.js'
+export { outputKey, OUTPUT_KEY_VERSION, type OutputKeyInput } from './service/output-key.js'
 export { bulkRender, type BulkRenderResult, type BulkResponseBody, type BulkResultRow } from './service/bulk-render.js'
 export { loadPublishedDesign, type DesignLookup } from './service/prepare-render.js'
 // The bearer operations: designs, usage analytics, render keys (docs/http-reference.md)

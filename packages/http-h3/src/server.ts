@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import {
   createExportJobHandler,
   createRenderPool,
+  DEFAULT_OUTPUT_CACHE_BYTES,
   createWebhookSecrets,
   createWebhookSender,
   networkPolicyFromEnv,
@@ -66,6 +67,11 @@ export interface LithoServerOptions {
   refundReconcileIntervalMs?: number
   /** Days a hosted file is kept; null: forever. @default `LITHO_HOSTED_RETENTION_DAYS`, else null */
   hostedRetentionDays?: number | null
+  /**
+   * The output cache (`outputCache` of `createLithoApp`): `maxBytes` in memory (0: none),
+   * `shared` through the data dir's file store. @default 64 MiB in memory
+   */
+  outputCache?: { maxBytes?: number; shared?: boolean }
 }
 
 /** A running server. */
@@ -190,6 +196,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     jobs: { jobs: jobServices.jobs, queue: jobServices.queue, webhooks: jobServices.webhooks },
     trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
+    ...(options.outputCache ? { outputCache: options.outputCache } : {}),
     onError,
   })
   // The outer app sees a malformed path first (h3 refuses it before routing).
@@ -203,6 +210,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
+  const cache = options.outputCache
+  log(`output cache: ${cache?.maxBytes === 0 ? 'no memory' : `${((cache?.maxBytes ?? DEFAULT_OUTPUT_CACHE_BYTES) / 1048576).toFixed(0)} MiB in memory`}${cache?.shared ? ', shared through the file store' : ''}`)
   log(`retention: signed files until they expire, hosted files ${hostedRetentionDays === null ? 'forever' : `${hostedRetentionDays} days`}; swept every ${sweepIntervalSeconds} s`)
   const sweeper = startSweeper(backends, { hostedRetentionDays, intervalSeconds: sweepIntervalSeconds, log })
 

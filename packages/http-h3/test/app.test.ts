@@ -142,7 +142,7 @@ describe('GET /openapi.json', () => {
     expect(byName.sig.schema).toMatchObject({ pattern: '^[A-Za-z0-9_-]{43}$' })
     expect(doc.paths['/v1/{design_id}'].post.security).toEqual([{ renderKeyHeader: [] }])
     expect(doc.paths['/bulk'].post.security).toEqual([{ renderKeyHeader: [] }, { renderKeyQuery: [] }])
-    expect(Object.keys(get.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '422', '429', '503'])
+    expect(Object.keys(get.responses).sort()).toEqual(['200', '304', '400', '401', '403', '404', '413', '422', '429', '503'])
     const bulk = doc.components.schemas.BulkRequest
     expect(bulk.required).toEqual(['items'])
     expect(bulk.properties.items).toMatchObject({ minItems: 1, maxItems: 25 })

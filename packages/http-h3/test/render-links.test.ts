@@ -52,6 +52,13 @@ describe('signed render links › serving', () => {
     expect(response.headers.get('cache-control')).toBe('public, max-age=3600, immutable')
     expect(response.headers.get('x-litho-ignored-overrides')).toBeNull()
     expect(await usage()).toBe(before + 1)
+    // The ETag lets a CDN revalidate; the 304 keeps the link's public Cache-Control, and is metered.
+    const etag = response.headers.get('etag')
+    expect(etag).toMatch(/^"[^"]+"$/)
+    const again = await h.fetch(await link({ format: 'png', 'title.text': 'Signed' }), { headers: { 'if-none-match': etag! } })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('cache-control')).toMatch(/^public, max-age=\d+, immutable$/)
+    expect(await usage()).toBe(before + 2)
   })
 
   it('render links › a link without exp is cached for a day, not forever', async () => {
@@ -65,7 +72,7 @@ describe('signed render links › serving', () => {
     const response = await h.fetch(`/v1/${code}?format=png&exp=1&kid=x`, { headers: { 'dma-api-key': secret } })
     expect(response.status).toBe(200)
     expect(response.headers.get('x-litho-ignored-overrides')!.split(',').sort()).toEqual(['exp', 'kid'])
-    expect(response.headers.get('cache-control')).toBe('private, no-store')
+    expect(response.headers.get('cache-control')).toBe('private, no-cache')
   })
 
   it('render links › the link works under a mount prefix, where it is signed with the prefix in its URL', async () => {

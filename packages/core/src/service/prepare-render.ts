@@ -35,7 +35,8 @@ export interface PreparedRender {
 export type DesignLookup = Pick<DesignStore, 'getByRenderCode'>
 
 /**
- * Loads the published design behind `renderCode` for `ownerId`. A design of another account,
+ * Loads the published design behind `renderCode` for `ownerId`, with its version (the record's
+ * `updatedAt`, which every update and publish sets). A design of another account,
  * or one with only a draft, is "not found": render codes never reveal other accounts' designs.
  *
  * @throws LithoError `ERR_DESIGN_NOT_FOUND`; `ERR_INVALID_DESIGN` if the stored document is broken.
@@ -44,6 +45,7 @@ export async function loadPublishedDesign(designs: DesignLookup, ownerId: string
   const record = /^[A-Za-z0-9_-]{16,64}$/.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"`, { details: { designId: renderCode.slice(0, 64) } })
+  // updatedAt changes on every update and publish: the design's version in output keys.
   return { id: record.id, document: validateDesign(record.design), version: record.updatedAt }
 }
 

@@ -12,6 +12,7 @@ import type { PlanId } from '../quota/plans.js'
 import type { RefundSettings } from '../quota/settle-refund.js'
 import type { Renderer } from '../render/renderer.js'
 import type { OutputFormat } from '../render/types.js'
+import type { OutputCache } from './output-cache.js'
 
 /** What the render operations need: stores, meter, a renderer (the pool on a server) and a clock. */
 export interface RenderServices {
@@ -26,6 +27,11 @@ export interface RenderServices {
   clock?: Clock
   /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */
   refunds?: RefundSettings
+  /**
+   * Finished stream renders by output key (`createOutputCache`): an identical request is served
+   * without rendering, and still metered. @default none (`createLithoApp` makes one)
+   */
+  outputCache?: OutputCache
   /** Bulk items rendered at once; the pool queues the rest. @default 4 */
   bulkConcurrency?: number
 }

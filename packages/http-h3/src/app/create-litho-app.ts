@@ -11,7 +11,7 @@
  * @module app/create-litho-app
  */
 import { H3, type H3Event } from 'h3'
-import type { Clock, ExportJobServices, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
+import type { Clock, ExportJobServices, OutputCache, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import type { AuthorizationServer, BearerVerifier } from '@litho/auth-adapters'
 import { createOpenApiDocument } from '../openapi/document.js'
@@ -55,6 +55,14 @@ export interface LithoAppOptions {
   authUrl?: string
   /** Largest JSON body of a render POST, a bulk, an export or an MCP message, in bytes (413 beyond it, without reading the rest). @default 2 MiB */
   maxBodyBytes?: number
+  /**
+   * The output cache of stream renders (docs/performance.md, "Output cache"): identical
+   * requests are served without rendering (still metered). `maxBytes` of memory (0: none);
+   * `shared: true` also keeps entries in `files` under `output-cache/`, so instances with the
+   * same file store serve each other's renders; `false` turns it off; or pass a cache made with
+   * `createOutputCache` of `@litho/core`. @default 64 MiB in memory, not shared
+   */
+  outputCache?: false | OutputCache | { maxBytes?: number; shared?: boolean; remoteTtlMs?: number }
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
   /**

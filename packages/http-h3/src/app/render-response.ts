@@ -18,14 +18,15 @@ export function quotaHeaders(quota: QuotaState): Record<string, string> {
 
 /** What a render or an export returns: bytes (`stream`) or a JSON body (stored deliveries). */
 export type RenderOutcome = { warnings: readonly RenderWarning[]; quota: QuotaState } & (
-  | { delivery: 'stream'; bytes: Uint8Array; contentType: string; format: string; variation: string }
+  | { delivery: 'stream'; bytes: Uint8Array; contentType: string; format: string; variation: string; cache?: 'hit' | 'miss' }
   | { delivery: 'hosted' | 'signed'; body: unknown }
 )
 
 /**
  * The response of a render or an export: quota and warning headers (`X-Litho-Ignored-Overrides`
  * lists the ignored keys), then the JSON body, or the bytes with their type, a file name and
- * `X-Litho-Variation`. Never cached: every fetch is a metered render.
+ * `X-Litho-Variation` (and `X-Litho-Cache: hit|miss` with an output cache). `private, no-store`
+ * unless `headers` say otherwise (a GET render's ETag, app/conditional-render): every fetch is a metered render.
  *
  * @example renderOutcomeResponse(result, { name: renderCode, disposition: 'inline' })
  */
@@ -44,6 +45,8 @@ export function renderOutcomeResponse(result: RenderOutcome, options: { name: st
       'content-length': String(result.bytes.byteLength),
       'content-disposition': `${options.disposition}; filename="${options.name.replace(/[^A-Za-z0-9_-]/g, '')}.${extension}"`,
       'x-litho-variation': result.variation,
+      // Whether the output cache answered (docs/performance.md): for operators and benches.
+      ...(result.cache ? { 'x-litho-cache': result.cache } : {}),
     },
   })
 }

@@ -76,6 +76,8 @@ export const SERVE = defineCommandSpec({
     threads: { type: 'string' },
     'log-requests': { type: 'boolean', default: false },
     'hosted-retention-days': { type: 'string' },
+    'output-cache-mb': { type: 'string' },
+    'shared-output-cache': { type: 'boolean', default: false },
   },
   help: {
     port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
@@ -85,6 +87,8 @@ export const SERVE = defineCommandSpec({
     threads: { description: 'render worker threads (default: $LITHO_RENDER_THREADS, else one per core)', valueHint: 'N' },
     'log-requests': { description: 'log one line per request (or LITHO_LOG_REQUESTS=1)' },
     'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
+    'output-cache-mb': { description: 'memory for repeated renders, in MiB; 0: none (default: $LITHO_OUTPUT_CACHE_MB, else 64)', valueHint: 'N' },
+    'shared-output-cache': { description: 'also keep repeated renders in the file store, shared by instances on it (or LITHO_OUTPUT_CACHE_SHARED=1)' },
   },
 })
 

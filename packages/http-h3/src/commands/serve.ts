@@ -1,5 +1,5 @@
 /**
- * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N]`:
+ * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N] [--output-cache-mb N] [--shared-output-cache]`:
  * serves the whole interface on one origin until SIGTERM or SIGINT, then finishes in-flight
  * requests and exits 0. Expired stored files are swept periodically (see `retention.ts`).
  *
@@ -39,6 +39,9 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
   // Unset here: the server reads LITHO_HOSTED_RETENTION_DAYS (unset: hosted files are kept).
   const retention = values['hosted-retention-days']
   const hostedRetentionDays = retention === undefined ? undefined : wholeNumber('--hosted-retention-days', retention, 1, MAX_RETENTION_DAYS)
+  const cacheMb = values['output-cache-mb'] ?? (env.LITHO_OUTPUT_CACHE_MB || undefined)
+  const maxBytes = cacheMb === undefined ? undefined : wholeNumber('--output-cache-mb', cacheMb, 0, 1_048_576) * 1024 * 1024
+  const shared = values['shared-output-cache'] || env.LITHO_OUTPUT_CACHE_SHARED === '1'
   const dataDir = resolve(values.data ?? (env.LITHO_DATA_DIR || './.litho'))
 
   const stop = io.stopSignal ?? waitForSignal()
@@ -49,6 +52,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     ...(publicUrl ? { publicUrl } : {}),
     ...(threads ? { threads } : {}),
     ...(hostedRetentionDays !== undefined ? { hostedRetentionDays } : {}),
+    outputCache: { ...(maxBytes !== undefined ? { maxBytes } : {}), shared },
     env,
     logRequests: values['log-requests'] || env.LITHO_LOG_REQUESTS === '1',
     log: io.log,

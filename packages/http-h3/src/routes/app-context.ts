@@ -4,7 +4,7 @@
  *
  * @module routes/app-context
  */
-import type { Clock, RefundSettings, RenderLinkSettings } from '@litho/core'
+import { createOutputCache, type Clock, type OutputCache, type RefundSettings, type RenderLinkSettings } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
 import { getRequestIP, type H3Event } from 'h3'
@@ -41,6 +41,7 @@ export interface AppContext {
     bulkConcurrency?: number
     /** The master key of signed render links: keys get link secrets. */
     renderLinks?: RenderLinkSettings
+    outputCache?: OutputCache
   }
   authenticateKey: RenderKeyAuthenticator
   /** Checks bearer tokens; without it the bearer routes are not mounted. */
@@ -76,10 +77,29 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       clock,
       ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
       ...(options.renderLinks ? { renderLinks: options.renderLinks } : {}),
+      ...outputCacheOf(options, clock, report),
     },
     authenticateKey: createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() }),
     verifier: options.bearer ?? options.oauth?.verifier,
     clientAddress: (event) => getRequestIP(event, { xForwardedFor: options.trustProxy === true }),
     openApiDocument,
+  }
+}
+
+/** The app's output cache from its `outputCache` option (a memory cache of the default size when absent). */
+function outputCacheOf(options: LithoAppOptions, clock: Clock, report: (error: unknown) => void): { outputCache?: OutputCache } {
+  const setting = options.outputCache
+  if (setting === false) return {}
+  if (setting !== undefined && 'get' in setting && typeof setting.get === 'function') return { outputCache: setting }
+  const { maxBytes, shared, remoteTtlMs } = (setting ?? {}) as { maxBytes?: number; shared?: boolean; remoteTtlMs?: number }
+  if (maxBytes === 0 && shared !== true) return {}
+  return {
+    outputCache: createOutputCache({
+      ...(maxBytes !== undefined ? { maxBytes } : {}),
+      ...(remoteTtlMs !== undefined ? { remoteTtlMs } : {}),
+      ...(shared === true ? { shared: options.files } : {}),
+      clock,
+      onError: report,
+    }),
   }
 }

@@ -6,10 +6,12 @@
  */
 import { BULK_DEFAULT_FORMAT, BulkRequestSchema, MAX_BULK_ITEMS, RENDER_PARAM_NAMES, RenderParamsSchema, bulkRender, invalidRequest, parseBulkRequest, parseRenderParams, renderDesign, type RenderParams } from '@litho/core'
 import * as z from 'zod'
+import { entityTagHeaders, ifNoneMatchPredicate, notModifiedResponse } from '../app/conditional-render.js'
 import { json } from '../app/errors.js'
 import { renderLinkOf } from '../app/render-link.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
+import { ifNoneMatchParam, withConditionalGet } from '../openapi/conditional.js'
 import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 import { RENDER_LINK_403, RENDER_LINK_QUERY } from './render-link-routes.js'
@@ -42,6 +44,7 @@ const renderResponses = {
       ...quotaResponseHeaders,
       'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
       'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
+      'X-Litho-Cache': { description: '`hit` when the output cache served an image (`delivery=stream`) without rendering it, `miss` otherwise; still metered.', schema: { type: 'string', enum: ['hit', 'miss'] } },
     },
     content: { ...IMAGE_CONTENT, 'application/json': { schema: RenderResultSchema } },
   },
@@ -61,16 +64,20 @@ export const renderRoute = defineRoute({
   operationId: 'renderDesign',
   tags: ['render'],
   summary: 'Render a design (overrides in the query)',
-  description: 'A GET render URL used in an image tag counts as a render. Takes a render key, or is a [signed render link](./signed-render-links.md) (`sig`, `kid`, optional `exp`), which needs none and is answered with a public `Cache-Control`.',
+  description:
+    'A GET render URL used in an image tag counts as a render. Takes a render key, or is a [signed render link](./signed-render-links.md) (`sig`, `kid`, optional `exp`), which needs none and is answered with a public `Cache-Control`. An image (`delivery=stream`) carries a strong `ETag` derived from the design version, the applied overrides, the variation, the format and the quality, and (with a key) `Cache-Control: private, no-cache`; a request whose `If-None-Match` matches it gets a 304 without a body, metered as a render (every fetch of a render URL counts). An `If-None-Match` that is not `*` or a list of entity tags is ignored.',
   params: designIdParams,
-  query: [RenderParamsSchema, overridesParam, ...RENDER_LINK_QUERY],
-  responses: { ...renderResponses, '403': RENDER_LINK_403 },
+  query: [RenderParamsSchema, overridesParam, ...RENDER_LINK_QUERY, ifNoneMatchParam],
+  responses: { ...withConditionalGet(renderResponses), '403': RENDER_LINK_403 },
   async handler({ app, account, event, param }) {
     // A signed link: its query without exp, kid and sig, and its Cache-Control (app/render-link.ts).
     const link = renderLinkOf(event)
     const query = link?.query ?? event.url.searchParams
-    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(query), overrides: query })
-    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline', ...(link ? { headers: link.headers } : {}) })
+    const cacheControl = link?.headers['cache-control']
+    const ifNoneMatch = ifNoneMatchPredicate(event.req.headers.get('if-none-match'))
+    const result = await renderDesign(app.services, { account, renderCode: param('design_id'), params: parseRenderParams(query), overrides: query, ...(ifNoneMatch ? { ifNoneMatch } : {}) })
+    if (result.delivery === 'not-modified') return notModifiedResponse(result, cacheControl)
+    return renderOutcomeResponse(result, { name: param('design_id'), disposition: 'inline', headers: { ...link?.headers, ...entityTagHeaders(result, cacheControl) } })
   },
 })
 
