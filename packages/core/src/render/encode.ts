@@ -36,23 +36,24 @@ export async function rasterize(svg: string, format: RasterFormat, quality: numb
   // the anchors do not prevent ends a child, not the server. Ordinary designs never do.
   if (needsAnchors(svg, resvg.getBBox(), resvg.width, resvg.height)) {
     const { pixels, width, height } = await renderIsolated(anchorLayers(svg), RESVG_OPTIONS)
-    return encodePixels(sharp(pixels, rawPixels(width, height)), format, quality, opaque)
+    return encodePixels(sharp(pixels, rawPixels(width, height, opaque)), format, quality, opaque)
   }
   const rendered = resvg.render()
   if (format === 'png') return rendered.asPng()
   const { width, height } = rendered
-  return encodePixels(sharp(rendered.pixels, rawPixels(width, height)), format, quality, opaque)
+  return encodePixels(sharp(rendered.pixels, rawPixels(width, height, opaque)), format, quality, opaque)
 }
 
 /**
  * sharp's input options for resvg's pixels: RGBA, premultiplied by alpha as tiny-skia keeps
  * them. Read as straight alpha, a half-transparent red (128, 0, 0, 128) would come out dark red
- * in WebP and on JPEG's white.
+ * in WebP and on JPEG's white. `opaque`: every pixel is opaque, where both readings agree, so
+ * sharp is spared the pass that divides by alpha.
  *
- * @example sharp(rendered.pixels, rawPixels(1080, 1080)).webp()
+ * @example sharp(rendered.pixels, rawPixels(1080, 1080, false)).webp()
  */
-export function rawPixels(width: number, height: number): { raw: { width: number; height: number; channels: 4; premultiplied: true } } {
-  return { raw: { width, height, channels: 4, premultiplied: true } }
+export function rawPixels(width: number, height: number, opaque: boolean): { raw: { width: number; height: number; channels: 4; premultiplied: boolean } } {
+  return { raw: { width, height, channels: 4, premultiplied: !opaque } }
 }
 
 /** Encodes pixels already in sharp (resvg's premultiplied RGBA, as the full path gives them). */

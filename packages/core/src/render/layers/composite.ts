@@ -78,7 +78,7 @@ const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false, palette: fa
  * @example await encodeCanvas(canvas, 1080, 1080, 'jpeg', 80, true) // JPEG bytes
  */
 export function encodeCanvas(pixels: Buffer, width: number, height: number, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
-  const image = sharp(pixels, rawPixels(width, height))
+  const image = sharp(pixels, rawPixels(width, height, opaque))
   if (format === 'png') return (opaque ? image.removeAlpha() : image).png(PNG_OPTIONS).toBuffer()
   return encodePixels(image, format, quality, opaque)
 }
