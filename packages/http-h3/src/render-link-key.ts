@@ -13,18 +13,14 @@
  *
  * @module render-link-key
  */
-import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { checkRenderLinkSettings, DEFAULT_RENDER_LINK_MAX_SECONDS, type RenderLinkSettings } from '@litho/core'
 import { ConfigError } from './config-error.js'
+import { readOrCreateSecretFile } from './secret-file.js'
 
 /** Where the generated master key lives, relative to the data directory. */
 export const RENDER_LINK_KEY_FILE = join('secrets', 'render-link-key')
 
-/** How long to wait for another process to finish writing the key file it just created. */
-const KEY_FILE_WAIT_MS = 2_000
 
 /** The master key of one process and where it came from. */
 export interface LoadedRenderLinkKey {
@@ -46,7 +42,7 @@ export async function loadRenderLinkKey(read: (name: string) => string | undefin
   const maxSeconds = rawMax === undefined ? DEFAULT_RENDER_LINK_MAX_SECONDS : Number(rawMax)
   const fromEnv = read('LITHO_RENDER_LINK_KEY')
   const where = fromEnv === undefined ? join(dataDir, RENDER_LINK_KEY_FILE) : 'LITHO_RENDER_LINK_KEY'
-  const masterKey = fromEnv ?? (await readOrCreateKeyFile(where, dataDir))
+  const masterKey = fromEnv ?? (await readOrCreateSecretFile(where, dataDir, { what: 'the render-link key', emptyHint: 'every link secret and link then stops working' }))
   try {
     checkRenderLinkSettings({ masterKey, maxSeconds })
   } catch (error) {
@@ -58,37 +54,3 @@ export async function loadRenderLinkKey(read: (name: string) => string | undefin
   return { settings: { masterKey, maxSeconds }, source: `${fromEnv === undefined ? `file (${where})` : 'LITHO_RENDER_LINK_KEY'}, links live at most ${maxSeconds} s` }
 }
 
-/** The key file's secret; creates the file with a fresh one when there is none. */
-async function readOrCreateKeyFile(file: string, dataDir: string): Promise<string> {
-  try {
-    await mkdir(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 })
-  } catch (error) {
-    throw new ConfigError(`${join(dataDir, 'secrets')}: cannot create the directory of the render-link key: ${(error as Error).message}`)
-  }
-  const fresh = randomBytes(32).toString('base64url')
-  try {
-    // 'wx' fails when the file exists: a key is never overwritten, and of two racing processes exactly one writes it.
-    const handle = await open(file, 'wx', 0o600)
-    try {
-      await handle.writeFile(`${fresh}\n`, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    return fresh
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`${file}: cannot create the render-link key: ${(error as Error).message}`)
-  }
-  // The winner of a race may not have written yet: an empty file is waited for, briefly.
-  const deadline = Date.now() + KEY_FILE_WAIT_MS
-  for (;;) {
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      throw new ConfigError(`${file}: cannot read the render-link key: ${(error as Error).message}`)
-    }
-    if (text.trim() !== '') return text.trim()
-    if (Date.now() > deadline) throw new ConfigError(`${file}: the render-link key file is empty; delete it to have a new one generated (every link secret and link then stops working)`)
-    await sleep(25)
-  }
-}

@@ -15,19 +15,17 @@
  * @module url-signing-keys
  */
 import { randomBytes } from 'node:crypto'
-import { mkdir, open, readFile, rename } from 'node:fs/promises'
+import { open, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { createUrlSigner, MAX_SIGNED_URL_SECONDS, type UrlSigningKey } from '@litho/core'
 import { ConfigError } from './config-error.js'
+import { readOrCreateSecretFile } from './secret-file.js'
 
 /** Where the generated URL-signing keys live, relative to the data directory. */
 export const SIGNING_KEY_FILE = join('secrets', 'url-signing-key')
 
 /** The signer's floor (createUrlSigner refuses less): 256 bits of HMAC key. */
 const MIN_SIGNING_KEY_BYTES = 32
-/** How long to wait for another process to finish writing the key file it just created. */
-const KEY_FILE_WAIT_MS = 2_000
 /** The signer's key ids. */
 const KID = /^[A-Za-z0-9_-]{1,32}$/
 /**
@@ -175,42 +173,10 @@ function checked(key: UrlSigningKey, where: string): UrlSigningKey {
   return key
 }
 
-/** The file's keys; creates the file with one key when there is none. */
+/** The file's keys; creates the file with one key (`k1`) when there is none. */
 async function readOrCreateKeyFile(file: string, dataDir: string): Promise<FileKey[]> {
-  try {
-    await mkdir(join(dataDir, 'secrets'), { recursive: true, mode: 0o700 })
-  } catch (error) {
-    throw new ConfigError(`${join(dataDir, 'secrets')}: cannot create the directory of the URL-signing key: ${(error as Error).message}`)
-  }
-  const fresh = randomBytes(32).toString('base64url')
-  try {
-    // 'wx': fails with EEXIST when the file exists, so a key is never overwritten and, when
-    // two processes race, exactly one writes it.
-    const handle = await open(file, 'wx', 0o600)
-    try {
-      await handle.writeFile(`${fresh}\n`, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    return [{ id: 'k1', secret: fresh }]
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError(`${file}: cannot create the URL-signing key: ${(error as Error).message}`)
-  }
-  // The winner of a race may not have written yet: an empty file is waited for, briefly.
-  const deadline = Date.now() + KEY_FILE_WAIT_MS
-  for (;;) {
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      throw new ConfigError(`${file}: cannot read the URL-signing key: ${(error as Error).message}`)
-    }
-    if (text.trim() !== '') return parseKeyFile(text, file)
-    if (Date.now() > deadline) {
-      throw new ConfigError(`${file}: expected a URL-signing key of at least ${MIN_SIGNING_KEY_BYTES} bytes but the file is empty; delete it to have a new one generated (signed URLs already given out stop working)`)
-    }
-    await sleep(25)
-  }
+  const text = await readOrCreateSecretFile(file, dataDir, { what: 'the URL-signing key', emptyHint: 'signed URLs already given out stop working' })
+  return parseKeyFile(text, file)
 }
 
 /** Parses the key file (see the module comment); never echoes a line, which holds a secret. */
