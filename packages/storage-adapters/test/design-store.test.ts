@@ -198,3 +198,46 @@ describe('atomic fs driver', () => {
     rmSync(base, { recursive: true, force: true })
   })
 })
+
+// Large records are kept parsed beside their bytes (kit/parsed-memo): every read must still see
+// the latest write, whoever made it, and hand out a copy its caller may change.
+describe('large records (parsed once while their bytes are unchanged)', () => {
+  const photo = `data:image/png;base64,${'A'.repeat(200_000)}`
+  const large = (title: string, at: string): DesignRecord => ({
+    id: 'd_large',
+    ownerId: 'u_large',
+    name: 'Large',
+    renderCode: 'rc_large_record_0001',
+    design: { components: [{ key: 'photo', src: photo }, { key: 'title', text: title }] },
+    draft: null,
+    createdAt: '2026-11-26T10:00:00.000Z',
+    updatedAt: at,
+  })
+  for (const name of ['memory', 'fs']) {
+    it(`${name}: a copy on every read; an update, or a write by another store on the same data, is seen on the next read`, async () => {
+      const dir = join(root, `large-${name}`)
+      const storage = name === 'memory' ? createStorage({ driver: memoryDriver() }) : createStorage({ driver: atomicFsDriver({ base: dir }) })
+      const store = unstorageDesignStore({ storage })
+      const first = large('One', '2026-11-26T10:00:00.000Z')
+      await store.create(first)
+      const read = (await store.getByRenderCode(first.renderCode)) as DesignRecord
+      expect(read).toEqual(first)
+      ;(read.design as { components: Array<{ text?: string }> }).components[1]!.text = 'changed by a caller'
+      expect(await store.getByRenderCode(first.renderCode)).toEqual(first)
+      expect(await store.get(first.id)).toEqual(first)
+
+      const second = large('Two', '2026-11-26T10:00:01.000Z')
+      expect(await store.update(second)).toBe(true)
+      expect(await store.getByRenderCode(first.renderCode)).toEqual(second)
+
+      // Another instance over the same backend (another process on the same data dir).
+      const third = large('Three', '2026-11-26T10:00:02.000Z')
+      expect(await unstorageDesignStore({ storage }).update(third)).toBe(true)
+      expect(await store.getByRenderCode(first.renderCode)).toEqual(third)
+      expect(await store.get(first.id)).toEqual(third)
+
+      expect(await store.delete(first.id)).toBe(true)
+      expect(await store.getByRenderCode(first.renderCode)).toBeNull()
+    })
+  }
+})

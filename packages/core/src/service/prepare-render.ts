@@ -10,7 +10,7 @@ import type { DesignStore } from '../contracts/design-store.js'
 import { LithoError } from '../errors.js'
 import { applyOverrides, type OverrideInput } from '../design/overrides.js'
 import type { DesignDocument } from '../design/schema.js'
-import { validateDesign } from '../design/validate-design.js'
+import { validateStoredDesign } from './validated-designs.js'
 import type { OutputOptions } from '../render/defaults.js'
 import type { RenderResult } from '../render/render-document.js'
 import type { Renderer } from '../render/renderer.js'
@@ -46,7 +46,7 @@ export async function loadPublishedDesign(designs: DesignLookup, ownerId: string
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"`, { details: { designId: renderCode.slice(0, 64) } })
   // updatedAt changes on every update and publish: the design's version in output keys.
-  return { id: record.id, document: validateDesign(record.design), version: record.updatedAt }
+  return { id: record.id, document: validateStoredDesign(record.id, record.design), version: record.updatedAt }
 }
 
 /**

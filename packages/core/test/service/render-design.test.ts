@@ -70,3 +70,34 @@ describe('render path › each thing once', () => {
     expect(Buffer.from(resolved.bytes).equals(Buffer.from(direct.bytes))).toBe(true)
   })
 })
+
+describe('render path › validated designs are reused only while their content is the same', () => {
+  it('render path › a changed design is rendered at once, even with the same updatedAt (a fixed clock)', async () => {
+    const calls: ResolvedDocument[] = []
+    const renderer = {
+      render: async (): Promise<RenderResult> => {
+        throw new Error('unused')
+      },
+      renderResolved: async (resolved: ResolvedDocument): Promise<RenderResult> => {
+        calls.push(resolved)
+        return { bytes: new Uint8Array([1]), contentType: 'image/png', format: 'png', width: resolved.width, height: resolved.height, variation: resolved.variation, warnings: [] }
+      },
+    }
+    const { services: s, renderCode } = await services(renderer)
+    await renderDesign(s, { account: alice, renderCode, params: { format: 'png' } })
+    await renderDesign(s, { account: alice, renderCode, params: { format: 'png' } })
+    // The second render reuses the validated document (frozen: shared between requests).
+    expect(calls[1]!.document).toBe(calls[0]!.document)
+    expect(Object.isFrozen(calls[0]!.document.components[0])).toBe(true)
+    const record = (await s.designs.get('d_0001'))!
+    const changed = { ...design, components: [{ ...design.components[0]!, text: 'Changed' }, design.components[1]!] }
+    await s.designs.update({ ...record, design: changed })
+    await renderDesign(s, { account: alice, renderCode, params: { format: 'png' } })
+    expect(calls[2]!.document.components[0]).toMatchObject({ key: 'title', text: 'Changed' })
+    // A broken stored document is refused, not served from what was valid before.
+    await s.designs.update({ ...record, design: { ...design, width: 'wide' } })
+    const error = await renderDesign(s, { account: alice, renderCode, params: { format: 'png' } }).then(() => undefined, (e: unknown) => e)
+    expect(LithoError.isInstance(error) && error.code).toBe('ERR_INVALID_DESIGN')
+    expect(calls).toHaveLength(3)
+  })
+})

@@ -28,10 +28,11 @@
  * @module fs/meter
  */
 import { randomUUID } from 'node:crypto'
-import { readdir, rename, rm, rmdir } from 'node:fs/promises'
+import { readdir, rm, rmdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabilities, MeterKey, UsageHour } from '@litho/core/contracts'
 import fsDriver from 'unstorage/drivers/fs'
+import { readFileOrNull, renameFile, writeFileCreatingDir } from '../kit/fs-calls.js'
 import { directoryLock } from '../kit/locks.js'
 import { createMeterError, HOUR_MS, hourSlot, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
 import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from '../kit/validate.js'
@@ -94,12 +95,14 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
   const root = resolve(base)
   const driver = fsDriver({ base: root })
   if (!driver.setItem || !driver.removeItem) throw new Error('[meter:fs] Expected the unstorage fs driver to have setItem and removeItem')
-  const getItem = driver.getItem.bind(driver)
-  const setItem = driver.setItem.bind(driver)
   const removeItem = driver.removeItem.bind(driver)
 
   /** Same mapping as the driver's own (`:` separates directories), needed for the rename. */
   const pathOf = (key: string): string => join(root, key.replace(/:/g, '/'))
+  // Reads and writes of the counters go through the callback fs API (kit/fs-calls): the same
+  // files and system calls as the driver's, at about half its CPU per call. Encoded keys never
+  // contain '.', so they never need the driver's check against '..' segments.
+  const getItem = (key: string, _options: object): Promise<string | null> => readFileOrNull(pathOf(key), 'utf8')
 
   /** Reads a whole-number file; null when it does not exist. Anything else in it is an error, never 0. */
   const readCount = async (key: string, operation: string): Promise<number | null> => {
@@ -139,9 +142,9 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
   const writeAtomic = async (key: string, text: string): Promise<void> => {
     // Encoded names never contain '.', so a temporary name never collides with a real one.
     const temporary = `${key}.${randomUUID()}.tmp`
-    await setItem(temporary, text, {})
+    await writeFileCreatingDir(pathOf(temporary), text)
     try {
-      await rename(pathOf(temporary), pathOf(key))
+      await renameFile(pathOf(temporary), pathOf(key))
     } catch (error) {
       await Promise.resolve(removeItem(temporary, {})).catch(() => {})
       throw error

@@ -25,6 +25,7 @@
 import type { DesignRecord, DesignStore, DesignSummary } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
 import { createLock } from '../kit/locks.js'
+import { createParsedMemo } from '../kit/parsed-memo.js'
 import { ID_RE, readUnstorageOptions, storeKit, type StoreKit } from '../kit/store-base.js'
 import { describe } from '../kit/validate.js'
 
@@ -71,11 +72,18 @@ export function unstorageDesignStore(options: UnstorageDesignStoreOptions): Desi
   const ownerPrefix = (ownerId: string) => `${base}:owner:${ownerId}:`
   const indexKey = (ownerId: string, id: string) => `${ownerPrefix(ownerId)}${id}`
 
+  // Records are read on every call; a large one whose bytes did not change is not parsed again
+  // (a design embedding a photo: kit/parsed-memo).
+  const parsed = createParsedMemo<DesignRecord>()
+
   /** Reads and parses a record; null when missing. Corrupt data rejects, never returns. */
   const readRecord = async (id: string, operation: string): Promise<DesignRecord | null> => {
-    const text = kit.toText(await storage.getItemRaw(recordKey(id)), 'read')
-    if (text === null) return null
-    return parseRecord(text, id, operation)
+    const raw = await storage.getItemRaw(recordKey(id))
+    if (typeof raw !== 'string' && !(raw instanceof Uint8Array)) {
+      parsed.forget(id)
+      if (kit.toText(raw, 'read') === null) return null
+    }
+    return parsed.read(id, raw as string | Uint8Array, (value) => parseRecord(kit.toText(value, 'read') as string, id, operation))
   }
 
   /** The id a render code points to, or null (missing, or a dangling entry). */

@@ -1,0 +1,99 @@
+/**
+ * Validated published designs, kept while their content is unchanged: a render reads its design
+ * record on every request (a publish is seen on the very next one), and validating the same
+ * document again would cost as much as the rest of a cached render's service work (about
+ * 0.2 ms for the reference card). A record's document is compared member by member with the one
+ * validated last time (strings by value, and a store's memo hands out the same strings, so this
+ * is cheap); only an equal document reuses the validated one. Nothing depends on `updatedAt`.
+ *
+ * @module service/validated-designs
+ */
+import type { DesignDocument } from '../design/schema.js'
+import { validateDesign } from '../design/validate-design.js'
+
+/**
+ * The bound, in characters of the strings the kept documents hold (least recently used dropped
+ * first): a data URI of a photo is most of a design. Those strings are the stored record's (a
+ * store's memo keeps the same ones), so this is not a second copy of them.
+ */
+const MAX_CHARS = 32 * 1024 * 1024
+
+const kept = new Map<string, { raw: unknown; document: DesignDocument; chars: number }>()
+let total = 0
+
+function forget(designId: string): void {
+  const entry = kept.get(designId)
+  if (entry === undefined) return
+  kept.delete(designId)
+  total -= entry.chars
+}
+
+/**
+ * `validateDesign(raw)`, or the document validated last time for `designId` when `raw` is
+ * equal to what was validated then. The result is shared, so it is frozen (deeply): renders copy
+ * what they change, as `applyOverrides` does, and a change in place throws rather than reaching
+ * the next request.
+ *
+ * @throws LithoError `ERR_INVALID_DESIGN`, as {@link validateDesign}.
+ */
+export function validateStoredDesign(designId: string, raw: unknown): DesignDocument {
+  const entry = kept.get(designId)
+  if (entry !== undefined && sameJson(entry.raw, raw)) {
+    kept.delete(designId)
+    kept.set(designId, entry)
+    return entry.document
+  }
+  forget(designId)
+  const document = deepFreeze(validateDesign(raw))
+  // A private copy of the raw document (its strings shared): the caller may change its own.
+  const size = { chars: 0 }
+  const copy = copyJson(raw, size)
+  if (size.chars > MAX_CHARS) return document
+  kept.set(designId, { raw: copy, document, chars: size.chars })
+  total += size.chars
+  for (const [oldest] of kept) {
+    if (total <= MAX_CHARS) break
+    forget(oldest)
+  }
+  return document
+}
+
+/** Deep equality of two JSON values (as `JSON.parse` returns them). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false
+  }
+  return true
+}
+
+/** A deep copy of a JSON value (strings shared), counting the characters of its strings and keys. */
+function copyJson(value: unknown, size: { chars: number }): unknown {
+  if (typeof value === 'string') size.chars += value.length
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => copyJson(item, size))
+  const copy: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    size.chars += key.length
+    const member = copyJson((value as Record<string, unknown>)[key], size)
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true })
+    else copy[key] = member
+  }
+  return copy
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value
+  Object.freeze(value)
+  for (const member of Object.values(value)) deepFreeze(member)
+  return value
+}
