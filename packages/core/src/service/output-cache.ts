@@ -8,20 +8,14 @@
 import { LRUCache } from 'lru-cache'
 import type { Clock } from '../contracts/clock.js'
 import type { FileStore } from '../contracts/file-store.js'
-import type { OutputFormat, RenderWarning } from '../render/types.js'
+import type { RenderResult } from '../render/render-document.js'
 import { readSharedEntry, sharedEntryKey, writeSharedEntry } from './shared-output-cache.js'
 
-/** A cached render: its bytes, with what the response needs besides them. */
-export interface OutputCacheEntry {
-  bytes: Uint8Array
-  contentType: string
-  format: OutputFormat
-  width: number
-  height: number
-  variation: string
-  /** The renderer's warnings (text shrunk, cut…); ignored overrides are the request's own, not cached. */
-  warnings: RenderWarning[]
-}
+/**
+ * A cached render: a render's result (bytes, content type, size, variation and the renderer's
+ * warnings: text shrunk, cut…); ignored overrides are the request's own and never cached.
+ */
+export type OutputCacheEntry = RenderResult
 
 /** A bounded store of finished renders. Create one with {@link createOutputCache}. */
 export interface OutputCache {
