@@ -156,14 +156,23 @@ function prepare(options: SignRenderUrlOptions): { parts: LinkParts; params: Arr
 /** The signed URL: the base, `/v1/<design id>`, the canonical query and `sig`. */
 function assemble(prepared: ReturnType<typeof prepare>, sig: string): string {
   const query = prepared.stringToSign.slice(prepared.stringToSign.indexOf('?') + 1)
-  const base = prepared.parts.base.href.replace(/[?#].*$/, '').replace(/\/+$/, '')
+  const href = prepared.parts.base.href
+  const cut = [href.indexOf('?'), href.indexOf('#')].filter((i) => i >= 0)
+  const base = trimEnd(cut.length > 0 ? href.slice(0, Math.min(...cut)) : href, '/')
   return `${base}/${VERSION_SEGMENT}/${encodeRfc3986(prepared.parts.designId)}?${query}&sig=${sig}`
 }
 
 function base64url(bytes: Uint8Array): string {
   let binary = ''
   for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return trimEnd(btoa(binary).replace(/\+/g, '-').replace(/\//g, '_'), '=')
+}
+
+/** `text` without the run of `char` at its end (a loop, not an end-anchored pattern: linear on any input). */
+function trimEnd(text: string, char: string): string {
+  let end = text.length
+  while (end > 0 && text[end - 1] === char) end--
+  return text.slice(0, end)
 }
 
 /**
