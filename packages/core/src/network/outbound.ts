@@ -34,6 +34,9 @@ export function openGuardedAgent(policy: NetworkPolicy, connectTimeoutMs: number
   return new Agent({ connect: createPinnedConnector(policy, connectTimeoutMs) })
 }
 
+/** The environment variable (the `network.allowHttp` option in code) that allows plain http: URLs. */
+const HTTP_FLAG = 'LITHO_ALLOW_HTTP'
+
 /**
  * Parses `text` (relative to `base`) and applies the rules of every outbound URL: https:, or
  * http: when `policy.allowHttp`; no credentials. Returns the URL, or the problem as a sentence.
@@ -49,7 +52,9 @@ export function checkOutboundUrl(text: string, base: URL | undefined, policy: Ne
   }
   const allowed = policy.allowHttp ? 'https: or http:' : 'https:'
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    return `the scheme ${describeToken(url.protocol)} is not allowed (expected ${allowed})`
+    // Plain http: is what a local test server speaks: say how to allow it.
+    const hint = url.protocol === 'http:' ? `; to allow http: for local testing, set ${HTTP_FLAG}=1` : ''
+    return `the scheme ${describeToken(url.protocol)} is not allowed (expected ${allowed}${hint})`
   }
   // user:pass@ has no use for public images or webhooks and is the classic allow-list confusion
   // (https://allowed.example@evil.example/); undici would also forward the credentials.

@@ -198,7 +198,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
  *
  * @example
  * webhookUrlProblem('http://169.254.169.254/', networkPolicyFromEnv())
- * // { reason: 'bad_url', problem: 'the scheme http: is not allowed (expected https:)' }
+ * // { reason: 'bad_url', problem: 'the scheme http: is not allowed (expected https:; to allow http: for local testing, set LITHO_ALLOW_HTTP=1)' }
  */
 export function webhookUrlProblem(url: string, policy: NetworkPolicy): { reason: 'bad_url' | 'blocked_address'; problem: string } | undefined {
   if (typeof url !== 'string') throw invalidArgument(`Expected url to be a string but received ${describeReceived(url)}`)

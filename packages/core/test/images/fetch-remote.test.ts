@@ -175,7 +175,7 @@ describe('fetchRemote › literal addresses and schemes', () => {
   it('refuses http: unless the policy allows it', async () => {
     const error = await rejection(fetchRemote(`${publicServer.origin}/ok`, { policy: testPolicy({ allowHttp: false }) }))
     expect(error.details.reason).toBe('bad_scheme')
-    expect(error.message).toBe(`could not fetch ${publicServer.origin}/ok: the scheme http: is not allowed (expected https:)`)
+    expect(error.message).toBe(`could not fetch ${publicServer.origin}/ok: the scheme http: is not allowed (expected https:; to allow http: for local testing, set LITHO_ALLOW_HTTP=1)`)
     expect(publicServer.requests).not.toContain('/ok?denied')
     expect(connects.attempts).toEqual([])
   })

@@ -267,7 +267,7 @@ describe('createWebhookSender › addresses (SSRF) and schemes', () => {
     const strictButLoopback: NetworkPolicy = { allowHttp: false, allowNetworks: ['127.0.0.0/8'] }
     const sender = createWebhookSender({ policy: strictButLoopback })
     const delivery = await sender.send(request(r.origin))
-    expect(delivery).toMatchObject({ ok: false, reason: 'bad_url', error: 'the scheme http: is not allowed (expected https:)' })
+    expect(delivery).toMatchObject({ ok: false, reason: 'bad_url', error: 'the scheme http: is not allowed (expected https:; to allow http: for local testing, set LITHO_ALLOW_HTTP=1)' })
     for (const url of ['ftp://127.0.0.1/', 'file:///etc/passwd', 'gopher://127.0.0.1/', 'data:,x', 'javascript:alert(1)', '/relative', 'not a url', '']) {
       expect(await sender.send(request(url)), url).toMatchObject({ ok: false, reason: 'bad_url' })
     }
