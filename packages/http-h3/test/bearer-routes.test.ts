@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiKeyListSchema, CreatedApiKeySchema, DesignResourceSchema, PaginatedDesignsSchema, RenderConfigSchema, UsageResponseSchema, sweepStoredFiles } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
+import { createRenderKey } from '@litho/auth-adapters'
 import { RENDER_URL, SMALL_DESIGN, createHarness, expectError, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
@@ -532,6 +533,13 @@ describe('every bearer route', () => {
     expect(response.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${RENDER_URL}/.well-known/oauth-protected-resource", scope="read write"`)
     expect(response.headers.get('access-control-allow-origin')).toBe('*')
     expect(response.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/)
+  })
+
+  it.each(ROUTES)('%s %s: a render key sent as a bearer token is told where render keys go', async (method, path) => {
+    const response = await api(path, createRenderKey().secret, { method })
+    const body = await expectError(response, 401, /^invalid credentials: this is a render key \(lk_…\), not an access token\. Render keys go in the dma-api-key header/)
+    expect(body.message).toContain('docs/authentication.md')
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", error_description="The token is a render key, not an access token", resource_metadata="${RENDER_URL}/.well-known/oauth-protected-resource"`)
   })
 
   it.each(ROUTES)('%s %s: success and error responses carry the CORS headers', async (method, path, scope) => {

@@ -5,7 +5,7 @@
  *
  * @module app/bearer
  */
-import { BearerTokenError, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
+import { BearerTokenError, isRenderKey, type BearerPrincipal, type BearerVerifier } from '@litho/auth-adapters'
 import type { AccountStore, UserRecord } from '@litho/core/contracts'
 import { BEARER_CORS_HEADERS } from './cors.js'
 import { BearerChallenge, json } from './errors.js'
@@ -44,6 +44,13 @@ export async function requireBearer(request: Request, options: BearerRequirement
   if (!header) throw new BearerChallenge(401, 'missing credentials: send an OAuth access token as "Authorization: Bearer <token>"', `Bearer ${metadata}, scope="read write"`)
   // RFC 6750 §3.1: a malformed request is a 400 (a Basic header, a token with spaces…).
   if (!match) throw new BearerChallenge(400, 'invalid credentials: the Authorization header must be "Bearer <token>"', `Bearer error="invalid_request", error_description="Malformed Authorization header", ${metadata}`)
+  // A render key where an access token belongs is the usual first mistake: say where each goes.
+  if (isRenderKey(match[1]))
+    throw new BearerChallenge(
+      401,
+      'invalid credentials: this is a render key (lk_…), not an access token. Render keys go in the dma-api-key header (or ?key= on a GET render URL); this endpoint needs an OAuth access token (docs/authentication.md)',
+      `Bearer error="invalid_token", error_description="The token is a render key, not an access token", ${metadata}`,
+    )
   const principal = await verifyForAny(options.verifier, match[1]!, typeof options.resource === 'string' ? [options.resource] : options.resource).catch((error: unknown) => {
     if (!(error instanceof BearerTokenError)) throw error
     throw new BearerChallenge(401, `invalid credentials: ${error.message}`, `Bearer error="invalid_token", error_description=${quote(error.message)}, ${metadata}`)
