@@ -202,6 +202,22 @@ describe('render-key auth and not found', () => {
     const theirs = await h.createDesign(other)
     await expectError(await get('', undefined, theirs), 404, /no published design/)
   })
+  it("a design's _id where the render code belongs: 404 that names the render code to use, not metered", async () => {
+    const code = await h.createDesign(user)
+    const id = (await h.designs.getByRenderCode(code))!.id
+    const before = await usage()
+    await expectError(await get('', undefined, id), 404, new RegExp(`^no published design has the render code "${id}"; "${id}" is the _id of your design, not its render code: use its render code "${code}"`))
+    expect(await usage()).toBe(before)
+    const draft = await h.createDesign(user, undefined, { draftOnly: true })
+    const draftId = (await h.designs.getByRenderCode(draft))!.id
+    await expectError(await get('', undefined, draftId), 404, /is the _id of your design, which has no published version yet: publish it/)
+  })
+  it("another account's design _id: a plain 404 that says nothing about that design", async () => {
+    const other = await h.createUser()
+    const id = (await h.designs.getByRenderCode(await h.createDesign(other)))!.id
+    const body = await expectError(await get('', undefined, id), 404, /^no published design has the render code "[^"]+"$/)
+    expect(JSON.stringify(body)).not.toContain('_id of your design')
+  })
   it('a design with only a draft: 404', async () => {
     const draft = await h.createDesign(user, undefined, { draftOnly: true })
     await expectError(await get('', undefined, draft), 404, /no published design/)

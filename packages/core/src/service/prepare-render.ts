@@ -32,7 +32,7 @@ export interface PreparedRender {
 }
 
 /** Where a design's render code may come from: any design store. */
-export type DesignLookup = Pick<DesignStore, 'getByRenderCode'>
+export type DesignLookup = Pick<DesignStore, 'getByRenderCode'> & Partial<Pick<DesignStore, 'get'>>
 
 /**
  * Loads the published design behind `renderCode` for `ownerId`, with its version (the record's
@@ -44,9 +44,24 @@ export type DesignLookup = Pick<DesignStore, 'getByRenderCode'>
 export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; document: DesignDocument; version: string }> {
   const record = /^[A-Za-z0-9_-]{16,64}$/.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
-    throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"`, { details: { designId: renderCode.slice(0, 64) } })
+    throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"${await designIdHint(designs, ownerId, renderCode)}`, {
+      details: { designId: renderCode.slice(0, 64) },
+    })
   // updatedAt changes on every update and publish: the design's version in output keys.
   return { id: record.id, document: validateStoredDesign(record.id, record.design), version: record.updatedAt }
+}
+
+/**
+ * When `value` is the `_id` of one of the owner's own designs (the usual mistake: the id from
+ * `/designs/v2` where the render code belongs), what to use instead; else nothing, so that
+ * nobody learns about another account's designs.
+ */
+async function designIdHint(designs: DesignLookup, ownerId: string, value: string): Promise<string> {
+  if (designs.get === undefined || !/^d_[A-Za-z0-9_-]{1,64}$/.test(value)) return ''
+  const byId = await designs.get(value).catch(() => null)
+  if (byId === null || byId.ownerId !== ownerId) return ''
+  if (byId.design === null || byId.design === undefined) return `; "${value}" is the _id of your design, which has no published version yet: publish it, then render it by its render code "${byId.renderCode}"`
+  return `; "${value}" is the _id of your design, not its render code: use its render code "${byId.renderCode}" (as in renderConfig.render, {render_url}/v1/${byId.renderCode})`
 }
 
 /**

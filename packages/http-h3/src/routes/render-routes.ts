@@ -50,7 +50,7 @@ const renderResponses = {
   },
   ...commonErrors,
   '403': errorBody(STORAGE_FULL),
-  '404': errorBody('No published design of this account has this render code.'),
+  '404': errorBody('No published design of this account has this render code. Given the `_id` of one of your own designs instead, the message names the render code to use.'),
   '413': errorBody('The body is larger than the limit.'),
   '422': errorBody('A remote image or font the design needs could not be fetched or decoded.'),
 }
