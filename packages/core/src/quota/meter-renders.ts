@@ -33,6 +33,15 @@ export interface RenderGrant {
   resetAt: Date
 }
 
+/**
+ * The quota a response reports after `grant`: usage, limit, remaining and reset time.
+ *
+ * @example const quota = quotaOfGrant(await meterRenders(meter, request)) // { usage: 3, limit: 100, remaining: 97, resetAt }
+ */
+export function quotaOfGrant(grant: RenderGrant): { usage: number; limit: number; remaining: number; resetAt: Date } {
+  return { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt }
+}
+
 /** The body of a 429 (docs/http-reference.md, QuotaError). */
 export interface QuotaErrorBody {
   success: false

@@ -23,7 +23,7 @@ import type { Meter } from '../contracts/meter.js'
 import type { RetentionIndex } from '../contracts/retention-index.js'
 import { isPlainObject } from '../_internal/is-plain-object.js'
 import { LithoError } from '../errors.js'
-import { meterRenders } from '../quota/meter-renders.js'
+import { meterRenders, quotaOfGrant } from '../quota/meter-renders.js'
 import { assertStorageRoom } from '../quota/meter-storage.js'
 import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
 import { isPlanId, type PlanId } from '../quota/plans.js'
@@ -169,7 +169,7 @@ export async function enqueueExportJob(
   }
   return {
     body: { success: true, exportId, status: 'queued', pollUrl: exportPollPath(exportId) },
-    quota: { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt },
+    quota: quotaOfGrant(grant),
   }
 }
 

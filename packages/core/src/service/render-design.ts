@@ -10,7 +10,7 @@
  */
 import type { OverrideInput } from '../design/overrides.js'
 import { attachQuota } from '../quota/error-quota.js'
-import { meterRenders } from '../quota/meter-renders.js'
+import { meterRenders, quotaOfGrant } from '../quota/meter-renders.js'
 import { settleRefund } from '../quota/settle-refund.js'
 import type { OutputFormat, RenderWarning } from '../render/types.js'
 import { DEFAULT_DELIVERY, DEFAULT_EXPIRES_IN_MINUTES, type Delivery, type RenderParams } from './params.js'
@@ -94,7 +94,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
       // Every fetch of a render URL is a render of the quota (docs/quotas-and-plans.md), answered
       // from the client's cache or not: metered, nothing to refund (nothing can fail after it).
       const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: newId('r'), now: clockOf(services).now() })
-      return { delivery: 'not-modified', etag, warnings: prepared.warnings, quota: { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt } }
+      return { delivery: 'not-modified', etag, warnings: prepared.warnings, quota: quotaOfGrant(grant) }
     }
     // What a remote URL serves may change: cache such output no longer than the images it used.
     const remote = usesRemoteAssets(prepared.document) || usesRemoteAssets(prepared.resolved.document)
@@ -148,7 +148,7 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
   const now = clockOf(services).now()
   const renderId = newId('r')
   const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: renderId, now })
-  const quota: QuotaState = { usage: grant.usage, limit: grant.limit, remaining: grant.remaining, resetAt: grant.resetAt }
+  const quota: QuotaState = quotaOfGrant(grant)
   try {
     if (delivery === 'stream' && request.output !== undefined) return { ...(await streamOutput(services, request, request.output)), quota }
     const result = await renderPreparedDocument(services.renderer, prepared, { format: request.format, quality: request.quality })
@@ -191,6 +191,7 @@ async function streamOutput(services: RenderDeliveryServices, request: RenderPre
   const found = await (output.found ?? cache?.get(output.key))
   if (found !== undefined) return { delivery: 'stream', ...found, warnings: [...request.prepared.warnings, ...found.warnings], etag, cache: 'hit' }
   const result = await renderPreparedDocument(services.renderer, request.prepared, { format: request.format, quality: request.quality })
+  // Only the fields of a render result: an embedder's renderer may return more, which a shared cache would store.
   const entry = { bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings: result.warnings }
   await cache?.set(output.key, entry, output.ttlMs === undefined ? {} : { ttlMs: output.ttlMs })
   return { delivery: 'stream', ...entry, warnings: [...request.prepared.warnings, ...result.warnings], etag, ...(cache ? { cache: 'miss' as const } : {}) }

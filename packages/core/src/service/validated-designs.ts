@@ -9,6 +9,7 @@
  * @module service/validated-designs
  */
 import type { DesignDocument } from '../design/schema.js'
+import { LRUCache } from 'lru-cache'
 import { validateDesign } from '../design/validate-design.js'
 
 /**
@@ -18,15 +19,7 @@ import { validateDesign } from '../design/validate-design.js'
  */
 const MAX_CHARS = 32 * 1024 * 1024
 
-const kept = new Map<string, { raw: unknown; document: DesignDocument; chars: number }>()
-let total = 0
-
-function forget(designId: string): void {
-  const entry = kept.get(designId)
-  if (entry === undefined) return
-  kept.delete(designId)
-  total -= entry.chars
-}
+const kept = new LRUCache<string, { raw: unknown; document: DesignDocument }>({ maxSize: MAX_CHARS, sizeCalculation: (entry) => Math.max(1, jsonChars(entry.raw)) })
 
 /**
  * `validateDesign(raw)`, or the document validated last time for `designId` when `raw` is
@@ -38,23 +31,12 @@ function forget(designId: string): void {
  */
 export function validateStoredDesign(designId: string, raw: unknown): DesignDocument {
   const entry = kept.get(designId)
-  if (entry !== undefined && sameJson(entry.raw, raw)) {
-    kept.delete(designId)
-    kept.set(designId, entry)
-    return entry.document
-  }
-  forget(designId)
+  if (entry !== undefined && sameJson(entry.raw, raw)) return entry.document
+  kept.delete(designId)
   const document = deepFreeze(validateDesign(raw))
   // A private copy of the raw document (its strings shared): the caller may change its own.
-  const size = { chars: 0 }
-  const copy = copyJson(raw, size)
-  if (size.chars > MAX_CHARS) return document
-  kept.set(designId, { raw: copy, document, chars: size.chars })
-  total += size.chars
-  for (const [oldest] of kept) {
-    if (total <= MAX_CHARS) break
-    forget(oldest)
-  }
+  // lru-cache does not keep an entry larger than the whole bound.
+  kept.set(designId, { raw: copyJson(raw), document })
   return document
 }
 
@@ -76,19 +58,26 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true
 }
 
-/** A deep copy of a JSON value (strings shared), counting the characters of its strings and keys. */
-function copyJson(value: unknown, size: { chars: number }): unknown {
-  if (typeof value === 'string') size.chars += value.length
+/** A deep copy of a JSON value (strings shared). */
+function copyJson(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map((item) => copyJson(item, size))
+  if (Array.isArray(value)) return value.map(copyJson)
   const copy: Record<string, unknown> = {}
   for (const key of Object.keys(value)) {
-    size.chars += key.length
-    const member = copyJson((value as Record<string, unknown>)[key], size)
+    const member = copyJson((value as Record<string, unknown>)[key])
     if (key === '__proto__') Object.defineProperty(copy, key, { value: member, enumerable: true, writable: true, configurable: true })
     else copy[key] = member
   }
   return copy
+}
+
+/** The characters of a JSON value's strings and keys: what keeping it costs. */
+function jsonChars(value: unknown): number {
+  if (typeof value === 'string') return value.length
+  if (value === null || typeof value !== 'object') return 0
+  let chars = 0
+  for (const [key, member] of Object.entries(value)) chars += (Array.isArray(value) ? 0 : key.length) + jsonChars(member)
+  return chars
 }
 
 function deepFreeze<T>(value: T): T {
