@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs'
 import { LithoError } from '@litho/core/errors'
 import { defineCommand, renderUsage, type CommandDef, type ParsedArgs } from 'citty'
 import { CommandError } from './commands/command-error.js'
-import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, toCittyArgs, type CommandSpec } from './commands/definitions.js'
+import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, TOKEN_CREATE, TOKEN_REVOKE, USERS_CREATE, toCittyArgs, type CommandSpec } from './commands/definitions.js'
 import { UsageError } from './commands/usage-error.js'
 
 const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
@@ -54,6 +54,10 @@ const LITHO = defineCommand({
       create: command('create', KEYS_CREATE, async (argv) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io)),
       'sign-url': command('sign-url', KEYS_SIGN_URL, async (argv) => (await import('./commands/keys-sign-url.js')).keysSignUrlCommand(argv, io)),
       'link-secret': command('link-secret', KEYS_LINK_SECRET, async (argv) => (await import('./commands/keys-link-secret.js')).keysLinkSecretCommand(argv, io)),
+    }),
+    token: group('token', 'Access tokens for scripts: create, revoke', {
+      create: command('create', TOKEN_CREATE, async (argv) => (await import('./commands/token.js')).tokenCreateCommand(argv, io)),
+      revoke: command('revoke', TOKEN_REVOKE, async (argv) => (await import('./commands/token.js')).tokenRevokeCommand(argv, io)),
     }),
     'signing-keys': group('signing-keys', 'Manage the signing keys of URLs and tokens: rotate', {
       rotate: command('rotate', SIGNING_KEYS_ROTATE, async (argv) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io)),

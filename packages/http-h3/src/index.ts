@@ -19,6 +19,8 @@ export { keysLinkSecretCommand } from './commands/keys-link-secret.js'
 export { designsImportCommand } from './commands/designs-import.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
 export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
+/** `litho token create|revoke`: access tokens for scripts, minted with the server's own key (docs/authentication.md). */
+export { parseTtl, tokenCreateCommand, tokenRevokeCommand } from './commands/token.js'
 /** The URL-signing keys of `litho serve` (key file or environment) and their rotation, e.g. `await rotateUrlSigningKeyFile('.litho', new Date())`. */
 export { RENDER_LINK_KEY_FILE, loadRenderLinkKey, type LoadedRenderLinkKey } from './render-link-key.js'
 export { loadUrlSigningKeys, rotateUrlSigningKeyFile, generateUrlSigningKey, type LoadedUrlSigningKeys, type RotatedUrlSigningKeys } from './url-signing-keys.js'

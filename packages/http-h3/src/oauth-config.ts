@@ -14,7 +14,7 @@
  */
 import { fetchRemote, networkPolicyFromEnv } from '@litho/core'
 import type { AccountStore, AuthStateStore, Clock, Meter } from '@litho/core/contracts'
-import { createAuthorizationServer, type AuthorizationServer, type PreIssuedClient } from '@litho/auth-adapters'
+import { OPERATOR_CLIENT_ID, createAuthorizationServer, type AuthorizationServer, type PreIssuedClient } from '@litho/auth-adapters'
 import { ConfigError } from './backends.js'
 
 /** What {@link createOAuthFromEnv} needs besides the environment. */
@@ -79,6 +79,7 @@ function readClients(value: string | undefined): PreIssuedClient[] {
     const where = `LITHO_OAUTH_CLIENTS[${index}]`
     if (typeof c !== 'object' || c === null) throw new ConfigError(`${where}: expected an object`)
     if (typeof c.clientId !== 'string' || !/^[A-Za-z0-9_.:-]{1,200}$/.test(c.clientId)) throw new ConfigError(`${where}.clientId: expected 1-200 letters, digits, "_", ".", ":" or "-"`)
+    if (c.clientId === OPERATOR_CLIENT_ID) throw new ConfigError(`${where}.clientId: "${OPERATOR_CLIENT_ID}" is reserved for the tokens of litho token create`)
     if (typeof c.clientName !== 'string' || c.clientName.length === 0) throw new ConfigError(`${where}.clientName: expected a non-empty string`)
     if (!Array.isArray(c.redirectUris) || c.redirectUris.length === 0 || !c.redirectUris.every((u) => typeof u === 'string')) throw new ConfigError(`${where}.redirectUris: expected an array of URLs`)
     if (c.clientSecret !== undefined && (typeof c.clientSecret !== 'string' || c.clientSecret.length < 32)) throw new ConfigError(`${where}.clientSecret: expected a string of at least 32 characters`)

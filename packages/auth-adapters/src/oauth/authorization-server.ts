@@ -12,6 +12,7 @@
 import { randomToken } from './_http.js'
 import { createOAuthContext } from './context.js'
 import { bindEndpoints, decodeEndpointParams, malformedParamsResponse, matchEndpoint, type OAuthEndpoint } from './endpoints/index.js'
+import { mintOperatorToken, revokeAccessToken, type MintAccessTokenRequest, type MintedAccessToken } from './operator-tokens.js'
 import { ORG_ID } from './orgs.js'
 import type { AuthorizationServerOptions, BearerVerifier, OrgRecord, RequestContext } from './types.js'
 
@@ -59,6 +60,16 @@ export interface AuthorizationServer {
   readonly endpoints: readonly OAuthEndpoint[]
   /** Verifies the access tokens this server issues (signature, issuer, audience, expiry, revocation). */
   readonly verifier: BearerVerifier
+  /**
+   * Mints an access token for a user without the authorization flow (`litho token create`):
+   * the operator already holds the store. It expires and is revoked like any other token, and
+   * comes with no refresh token. Throws a TypeError naming a bad scope, resource or lifetime.
+   *
+   * @example const { accessToken } = await oauth.mintAccessToken({ userId: user.id, scope: 'read', ttlSeconds: 600 })
+   */
+  mintAccessToken(request: MintAccessTokenRequest): Promise<MintedAccessToken>
+  /** Revokes every token of the sign-in `token` belongs to; false when it is not a live token of this server. */
+  revokeAccessToken(token: string): Promise<boolean>
 }
 
 /**
@@ -75,20 +86,22 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const bound = bindEndpoints(context)
   const endpoints = Object.freeze(Object.values(bound))
 
+  async function ensureDefaultOrg(preferredId?: string): Promise<string> {
+    // Known after the first call: protected-resource metadata asks on every request.
+    if (context.defaultOrg !== undefined) return context.defaultOrg
+    const candidate = preferredId ?? `org_${randomToken(9)}`
+    if (!ORG_ID.test(candidate)) throw Object.assign(new TypeError(`Expected an org id of 1-64 letters, digits, "_" or "-" but received ${JSON.stringify(candidate)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+    await state.add('meta.default-org', candidate)
+    const id = (await state.get('meta.default-org')) as string
+    await orgs.ensure(id)
+    context.defaultOrg = id
+    return id
+  }
+
   return {
     issuer: context.issuer,
     ensureOrg: (id) => orgs.ensure(id),
-    async ensureDefaultOrg(preferredId) {
-      // Known after the first call: protected-resource metadata asks on every request.
-      if (context.defaultOrg !== undefined) return context.defaultOrg
-      const candidate = preferredId ?? `org_${randomToken(9)}`
-      if (!ORG_ID.test(candidate)) throw Object.assign(new TypeError(`Expected an org id of 1-64 letters, digits, "_" or "-" but received ${JSON.stringify(candidate)}`), { code: 'ERR_INVALID_ARG_VALUE' })
-      await state.add('meta.default-org', candidate)
-      const id = (await state.get('meta.default-org')) as string
-      await orgs.ensure(id)
-      context.defaultOrg = id
-      return id
-    },
+    ensureDefaultOrg,
     metadata: (request, orgId) => bound.metadata.handler(request, { params: { org: orgId } }),
     jwks: (request, orgId) => bound.jwks.handler(request, { params: { org: orgId } }),
     register: (request, requestContext) => bound.register.handler(request, requestContext),
@@ -114,5 +127,12 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
     endpoints,
     verifier: context.verifier,
+    async mintAccessToken(request) {
+      const orgId = request.orgId ?? (await ensureDefaultOrg())
+      if (request.orgId !== undefined && !ORG_ID.test(request.orgId)) throw Object.assign(new TypeError(`orgId: expected 1-64 letters, digits, "_" or "-", received ${JSON.stringify(request.orgId)}`), { code: 'ERR_INVALID_ARG_VALUE' })
+      if (request.orgId !== undefined && (await orgs.get(orgId)) === null) throw Object.assign(new TypeError(`orgId: no org ${JSON.stringify(orgId)} on this server`), { code: 'ERR_INVALID_ARG_VALUE' })
+      return mintOperatorToken(context, request, orgId)
+    },
+    revokeAccessToken: (token) => revokeAccessToken(context, token),
   }
 }

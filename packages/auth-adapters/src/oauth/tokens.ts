@@ -12,22 +12,27 @@ import type { RefreshRecord } from './records.js'
 import type { ClientRecord } from './types.js'
 import type { FamilyRecord } from './verify-access-token.js'
 
-/** Signs an access token for the family and, when the client may refresh, stores a new refresh token: the body of a token response. */
-export async function issueTokens(context: OAuthContext, family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Record<string, unknown>> {
-  const { accessTtl } = context.limits
-  const issuedAt = context.now()
-  const iat = Math.floor(issuedAt.getTime() / 1000)
+/** Signs an access token (`typ: at+jwt`) of `family` for `clientId`, valid `ttl` seconds, with the org's current key. */
+export async function signAccessToken(context: OAuthContext, family: FamilyRecord & { id: string }, clientId: string, scope: string, ttl: number): Promise<string> {
+  const iat = Math.floor(context.now().getTime() / 1000)
   const [key] = await context.orgs.keys(family.orgId)
   if (!key) throw new Error(`org ${family.orgId} has no signing key`)
-  const accessToken = await new SignJWT({ client_id: client.clientId, scope, org: family.orgId, sid: family.id })
+  return new SignJWT({ client_id: clientId, scope, org: family.orgId, sid: family.id })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
     .setIssuer(context.issuer(family.orgId))
     .setAudience(family.resource)
     .setSubject(family.userId)
     .setJti(randomToken(16))
     .setIssuedAt(iat)
-    .setExpirationTime(iat + accessTtl)
+    .setExpirationTime(iat + ttl)
     .sign(key.privateKey)
+}
+
+/** Signs an access token for the family and, when the client may refresh, stores a new refresh token: the body of a token response. */
+export async function issueTokens(context: OAuthContext, family: FamilyRecord & { id: string }, client: ClientRecord, scope: string): Promise<Record<string, unknown>> {
+  const { accessTtl } = context.limits
+  const issuedAt = context.now()
+  const accessToken = await signAccessToken(context, family, client.clientId, scope, accessTtl)
   const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: accessTtl, scope }
   const familyLeft = Math.floor((Date.parse(family.expiresAt) - issuedAt.getTime()) / 1000)
   if (client.grantTypes.includes('refresh_token') && familyLeft > 0) {

@@ -195,3 +195,27 @@ export const DESIGNS_IMPORT = defineCommandSpec({
     data: DATA_HELP,
   },
 })
+
+const URL_HELP: ArgHelp = { description: 'the address the service is reached at, as litho serve was started (default: $LITHO_PUBLIC_URL, else http://127.0.0.1:$PORT, PORT default 3000)', valueHint: 'URL' }
+
+/** `litho token create`: an access token for scripts (docs/authentication.md). */
+export const TOKEN_CREATE = defineCommandSpec({
+  description: 'Mint an OAuth access token for a user, for scripts and curl; prints {"accessToken","tokenType","expiresAt","expiresIn","scope","audience"}',
+  options: { email: { type: 'string' }, scope: { type: 'string' }, ttl: { type: 'string' }, resource: { type: 'string' }, url: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    scope: { description: 'read, write or "read write" (default: "read write")', valueHint: 'SCOPES' },
+    ttl: { description: 'lifetime: 90s, 30m, 1h… up to 24h (default: 1h)', valueHint: 'TTL' },
+    resource: { description: 'what the token is for: the base URL (bearer endpoints, the default), mcp or URL/api/mcp (the MCP endpoint)', valueHint: 'URL' },
+    url: URL_HELP,
+    data: DATA_HELP,
+  },
+})
+
+/** `litho token revoke`. */
+export const TOKEN_REVOKE = defineCommandSpec({
+  description: 'Revoke an access token (and every token of its sign-in); prints {"revoked":true}',
+  positionals: { token: { description: 'the access token (default: read from stdin when "-")', required: true } },
+  options: { url: { type: 'string' }, ...DATA_OPTION },
+  help: { url: URL_HELP, data: DATA_HELP },
+})
