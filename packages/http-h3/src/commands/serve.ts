@@ -44,7 +44,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
   const shared = values['shared-output-cache'] || env.LITHO_OUTPUT_CACHE_SHARED === '1'
   const dataDir = resolve(values.data ?? (env.LITHO_DATA_DIR || './.litho'))
 
-  const stop = io.stopSignal ?? waitForSignal()
+  const stop = io.stopSignal ?? waitForStop(env)
   const server = await startLithoServer({
     dataDir,
     port,
@@ -60,8 +60,8 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
   io.log(`litho: serving ${server.url} (data: ${dataDir})`)
   io.log(`litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com\` (it asks for the password)`)
   io.onListening?.(server)
-  const signal = await stop
-  io.log(`litho: ${signal} received, finishing in-flight requests`)
+  const reason = await stop
+  io.log(`litho: ${reason.startsWith('SIG') ? `${reason} received` : reason}, finishing in-flight requests`)
   await server.close()
   io.log('litho: stopped')
   return 0
@@ -72,14 +72,29 @@ function wholeNumber(flag: string, raw: string, min: number, max: number): numbe
   return Number(raw)
 }
 
-function waitForSignal(): Promise<string> {
+/** How often a server started by a package runner checks that the runner is still there. */
+const PARENT_CHECK_MS = 500
+
+/**
+ * Resolves with the first SIGTERM or SIGINT, or, when a package runner started the server (`npx
+ * litho serve`, `pnpm start`: `npm_command` or `npm_lifecycle_event` is set), when that runner
+ * is gone: npx runs the command under a shell that does not pass a SIGTERM on, and the server
+ * would be left serving, orphaned. Started any other way (a service manager, `nohup`), only
+ * signals stop it.
+ */
+function waitForStop(env: Record<string, string | undefined>): Promise<string> {
   return new Promise((resolve) => {
-    const on = (signal: string) => {
-      process.off('SIGTERM', on)
-      process.off('SIGINT', on)
-      resolve(signal)
+    const parent = process.ppid
+    const underRunner = Boolean(env.npm_command || env.npm_lifecycle_event)
+    const watch = underRunner ? setInterval(() => process.ppid !== parent && stop(`the ${env.npm_command === 'exec' ? 'npx' : 'npm/pnpm'} process that started it has exited`), PARENT_CHECK_MS) : undefined
+    watch?.unref()
+    const stop = (reason: string) => {
+      process.off('SIGTERM', stop)
+      process.off('SIGINT', stop)
+      clearInterval(watch)
+      resolve(reason)
     }
-    process.on('SIGTERM', on)
-    process.on('SIGINT', on)
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
   })
 }
