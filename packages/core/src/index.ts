@@ -56,6 +56,7 @@ export { getDynamicData, getDynamicList, type DynamicData } from './design/dynam
 export {
   RESERVED_PARAMETERS,
   applyOverrides,
+  dynamicOverrideKeys,
   parseOverrides,
   type AppliedOverrides,
   type IgnoredOverride,
@@ -65,6 +66,8 @@ export {
   type ParseOverridesOptions,
   type ParsedOverrides,
 } from './design/overrides.js'
+export { refuseIgnoredOverrides } from './design/strict-overrides.js'
+export { closestKey } from './design/suggest.js'
 export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
 

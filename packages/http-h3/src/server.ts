@@ -195,6 +195,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     oauth: auth.oauth,
     jobs: { jobs: jobServices.jobs, queue: jobServices.queue, webhooks: jobServices.webhooks },
     trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',
+    strictOverrides: env.LITHO_STRICT_OVERRIDES === '1' || env.LITHO_STRICT_OVERRIDES === 'true',
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     ...(options.outputCache ? { outputCache: options.outputCache } : {}),
     onError,

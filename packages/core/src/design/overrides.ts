@@ -11,16 +11,17 @@ import { isPlainObject } from '../_internal/is-plain-object.js'
 import { LithoError, formatIssues, type LithoIssue } from '../errors.js'
 import { getDynamicList } from './dynamic-fields.js'
 import { COMPONENT_SCHEMAS, type Component, type DesignDocument } from './schema.js'
+import { closestKey } from './suggest.js'
 import { toJsonPath, toLithoIssues } from './validate-design.js'
 import { indexComponents, mapComponents } from './walk.js'
 
 /** Query names that are render parameters or keys, never overrides (docs/http-reference.md), e.g. `format`. */
-export const RESERVED_PARAMETERS: readonly string[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn', 'draft', 'webhookUrl', 'dma-api-key', 'key', 'api-key'])
+export const RESERVED_PARAMETERS: readonly string[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn', 'strict', 'draft', 'webhookUrl', 'dma-api-key', 'key', 'api-key'])
 
 /** Why an override key was ignored, e.g. `'bare_key'` for `title=Hi`. */
 export type IgnoredReason = 'bare_key' | 'unknown_component' | 'not_dynamic' | 'unknown_field' | 'reserved'
-/** An override key that names nothing, e.g. `{ key: 'title', reason: 'bare_key', message: '…' }`. */
-export interface IgnoredOverride { key: string; reason: IgnoredReason; message: string }
+/** An override key that names nothing, e.g. `{ key: 'titel.text', reason: 'unknown_component', message: '…; did you mean "title.text"?', suggestion: 'title.text' }`. */
+export interface IgnoredOverride { key: string; reason: IgnoredReason; message: string; /** The closest overridable key, when one is close enough to be the one meant. */ suggestion?: string }
 /** Overrides as a query string, URLSearchParams, or an object, e.g. `'title.text=Hi'` or `{ title: { text: 'Hi' } }`. */
 export type OverrideInput = string | URLSearchParams | Record<string, unknown>
 /** One override: a dot path and its value, e.g. `{ key: 'title.stroke.color', value: 'red', fromQuery: true }`. */
@@ -246,5 +247,24 @@ export function applyOverrides(document: DesignDocument, overrides: ParsedOverri
     if (!next) return component
     return component.type === 'group' && next.type === 'group' ? { ...next, children: component.children } : next
   })
-  return { document: { ...document, components }, applied, ignored }
+  return { document: { ...document, components }, applied, ignored: ignored.length === 0 ? ignored : withSuggestions(ignored, dynamicOverrideKeys(document)) }
+}
+
+/**
+ * Every key a render may override in `document`: `key.field` for each dynamic field of each
+ * component, groups' children included, in document order.
+ *
+ * @example dynamicOverrideKeys(doc) // ['title.text', 'title.color', 'title.visible', 'photo.src', …]
+ */
+export function dynamicOverrideKeys(document: DesignDocument): string[] {
+  return [...indexComponents(document.components).values()].flatMap((component) => getDynamicList(component).map((field) => `${component.key}.${field}`))
+}
+
+/** Adds "did you mean" to ignored keys that are a typo of an overridable key (a bare key: its component's first dynamic field). */
+function withSuggestions(ignored: IgnoredOverride[], known: readonly string[]): IgnoredOverride[] {
+  return ignored.map((entry) => {
+    if (entry.reason === 'reserved' || entry.reason === 'not_dynamic') return entry
+    const suggestion = entry.reason === 'bare_key' ? known.find((key) => key.startsWith(`${entry.key}.`)) : closestKey(entry.key, known)
+    return suggestion === undefined ? entry : { ...entry, suggestion, message: `${entry.message}; did you mean "${suggestion}"?` }
+  })
 }

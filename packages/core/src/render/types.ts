@@ -29,6 +29,8 @@ export interface RenderWarning {
   key?: string
   /** For `override_ignored`: why it was ignored. */
   reason?: IgnoredReason
+  /** For `override_ignored`: the overridable key that was probably meant ("did you mean"). */
+  suggestion?: string
   /** One readable sentence. */
   message: string
 }

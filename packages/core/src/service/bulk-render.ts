@@ -84,7 +84,7 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
       // One lookup per distinct design: a carousel names the same design many times.
       let loading = designs.get(item.designId)
       if (!loading) designs.set(item.designId, (loading = loadPublishedDesign(services.designs, account.id, item.designId)))
-      const prepared = prepareRender(await loading, item.overrides, item.variation)
+      const prepared = prepareRender(await loading, item.overrides, item.variation, { strict: request.strict ?? services.strictOverrides })
       rows[index]!.variation = prepared.variation
       ready.push({ index, prepared, format, quality })
     } catch (error) {

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import type { DesignStore } from '../contracts/design-store.js'
 import { LithoError } from '../errors.js'
-import { applyOverrides, type OverrideInput } from '../design/overrides.js'
+import { applyOverrides, dynamicOverrideKeys, type OverrideInput } from '../design/overrides.js'
+import { refuseIgnoredOverrides } from '../design/strict-overrides.js'
 import type { DesignDocument } from '../design/schema.js'
 import { validateStoredDesign } from './validated-designs.js'
 import type { OutputOptions } from '../render/defaults.js'
@@ -68,13 +69,17 @@ async function designIdHint(designs: DesignLookup, ownerId: string, value: strin
  * Applies overrides and resolves the variation of a loaded design. A `version` (the record's
  * `updatedAt`) travels with the resolved document as its `source`.
  *
+ * With `options.strict`, an override key that names no overridable field is refused instead of
+ * ignored (design/strict-overrides).
+ *
  * @throws LithoError `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`, `ERR_INVALID_DESIGN`.
  */
-export function prepareRender(design: { id: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined): PreparedRender {
+export function prepareRender(design: { id: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined, options: { strict?: boolean | undefined } = {}): PreparedRender {
   const applied = overrides === undefined ? { document: design.document, applied: [], ignored: [] } : applyOverrides(design.document, overrides)
+  if (options.strict === true) refuseIgnoredOverrides(applied.ignored, dynamicOverrideKeys(design.document))
   // The overrides are applied once, above; the variation is resolved on the result.
   const resolved = resolveDesign(applied.document, { variation })
-  const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message }))
+  const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message, ...(i.suggestion ? { suggestion: i.suggestion } : {}) }))
   return {
     designId: design.id,
     document: applied.document,

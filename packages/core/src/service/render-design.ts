@@ -82,7 +82,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 export async function renderDesign(services: RenderServices, request: RenderDesignRequest): Promise<RenderDesignResult | RenderNotModified> {
   const { account, params } = request
   const design = await loadPublishedDesign(services.designs, account.id, request.renderCode)
-  const prepared = prepareRender(design, request.overrides, params.variation)
+  const prepared = prepareRender(design, request.overrides, params.variation, { strict: params.strict ?? services.strictOverrides })
   const format = params.format ?? DEFAULT_FORMAT
   const quality = params.quality ?? DEFAULT_QUALITY
   const delivery = params.delivery ?? DEFAULT_DELIVERY

@@ -34,6 +34,11 @@ export interface RenderServices {
   outputCache?: OutputCache
   /** Bulk items rendered at once; the pool queues the rest. @default 4 */
   bulkConcurrency?: number
+  /**
+   * Refuse override keys that name no overridable field (400 with "did you mean") unless a
+   * request says `strict=false`, instead of ignoring them. @default false
+   */
+  strictOverrides?: boolean
 }
 
 /** Who a render is for: the account that owns the design and the quota. */

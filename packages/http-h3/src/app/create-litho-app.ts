@@ -66,6 +66,11 @@ export interface LithoAppOptions {
   /** Bulk items rendered at once. @default 4 */
   bulkConcurrency?: number
   /**
+   * Strict overrides by default: a render whose override keys name no overridable field is a
+   * 400 naming each (with "did you mean") unless the request says `strict=false`. @default false
+   */
+  strictOverrides?: boolean
+  /**
    * The built-in OAuth authorization server (`createAuthorizationServer` of
    * `@litho/auth-adapters`), mounted at the paths of docs/authentication.md ("Orgs and issuers") when given.
    */

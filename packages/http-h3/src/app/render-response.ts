@@ -24,7 +24,7 @@ export type RenderOutcome = { warnings: readonly RenderWarning[]; quota: QuotaSt
 
 /**
  * The response of a render or an export: quota and warning headers (`X-Litho-Ignored-Overrides`
- * lists the ignored keys), then the JSON body, or the bytes with their type, a file name and
+ * lists the ignored keys, `X-Litho-Override-Suggestions` the key meant for each typo), then the JSON body, or the bytes with their type, a file name and
  * `X-Litho-Variation` (and `X-Litho-Cache: hit|miss` with an output cache). `private, no-store`
  * unless `headers` say otherwise (a GET render's ETag, app/conditional-render): every fetch is a metered render.
  *
@@ -34,6 +34,9 @@ export function renderOutcomeResponse(result: RenderOutcome, options: { name: st
   const headers: Record<string, string> = { ...quotaHeaders(result.quota), 'cache-control': 'private, no-store', ...options.headers }
   const ignored = result.warnings.filter((w) => w.code === 'override_ignored' && w.key).map((w) => encodeURIComponent(w.key!))
   if (ignored.length > 0) headers['x-litho-ignored-overrides'] = ignored.join(',')
+  // "Did you mean": `ignored=suggested` pairs, for the ignored keys that look like a typo of a real one.
+  const suggested = result.warnings.filter((w) => w.code === 'override_ignored' && w.key && w.suggestion).map((w) => `${encodeURIComponent(w.key!)}=${encodeURIComponent(w.suggestion!)}`)
+  if (suggested.length > 0) headers['x-litho-override-suggestions'] = suggested.join(',')
   if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
   if (result.delivery !== 'stream') return json(result.body, 200, headers)
   const extension = result.format === 'jpeg' ? 'jpg' : result.format

@@ -39,6 +39,7 @@ export interface AppContext {
     renderer: LithoAppOptions['renderer']
     clock: Clock
     bulkConcurrency?: number
+    strictOverrides?: boolean
     /** The master key of signed render links: keys get link secrets. */
     renderLinks?: RenderLinkSettings
     outputCache?: OutputCache
@@ -76,6 +77,7 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       renderer: options.renderer,
       clock,
       ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
+      ...(options.strictOverrides ? { strictOverrides: true } : {}),
       ...(options.renderLinks ? { renderLinks: options.renderLinks } : {}),
       ...outputCacheOf(options, clock, report),
     },

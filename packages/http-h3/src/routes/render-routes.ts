@@ -25,7 +25,7 @@ export const overridesParam: OpenApiObject = {
   required: false,
   style: 'form',
   explode: true,
-  description: 'Dynamic-field overrides as `<component_key>.<field>=<value>` (e.g. `title.text=Hello`). Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides`.',
+  description: 'Dynamic-field overrides as `<component_key>.<field>=<value>` (e.g. `title.text=Hello`). Keys that name nothing are ignored and reported in `X-Litho-Ignored-Overrides` (with `strict=true`: refused with 400).',
   schema: { type: 'object', additionalProperties: { type: 'string' } },
 }
 
@@ -43,12 +43,14 @@ const renderResponses = {
     headers: {
       ...quotaResponseHeaders,
       'X-Litho-Ignored-Overrides': { description: 'Comma-separated, percent-encoded override keys that were ignored.', schema: { type: 'string' } },
+      'X-Litho-Override-Suggestions': { description: 'For ignored keys that look like a typo of an overridable key: comma-separated `ignored=meant` pairs, percent-encoded, e.g. `titel.text=title.text`.', schema: { type: 'string' } },
       'X-Litho-Warnings': { description: 'Number of render warnings.', schema: { type: 'integer' } },
       'X-Litho-Cache': { description: '`hit` when the output cache served an image (`delivery=stream`) without rendering it, `miss` otherwise; still metered.', schema: { type: 'string', enum: ['hit', 'miss'] } },
     },
     content: { ...IMAGE_CONTENT, 'application/json': { schema: RenderResultSchema } },
   },
   ...commonErrors,
+  '400': errorBody('A parameter or the body is invalid; `message` names it. With `strict=true` (or the server\'s `LITHO_STRICT_OVERRIDES=1`), also an override key that names no overridable field: `code` `ERR_INVALID_OVERRIDE`, `unknown` lists each key with its `suggestion` ("did you mean"), `valid` the keys that exist.'),
   '403': errorBody(STORAGE_FULL),
   '404': errorBody('No published design of this account has this render code. Given the `_id` of one of your own designs instead, the message names the render code to use.'),
   '413': errorBody('The body is larger than the limit.'),

@@ -35,11 +35,15 @@ export const RenderParamsSchema = z.object({
   variation: variationSchema.optional(),
   delivery: oneOf(['stream', 'hosted', 'signed']).optional().meta({ description: '`stream` returns the bytes; `hosted` and `signed` store the render and return JSON.', default: DEFAULT_DELIVERY }),
   expiresIn: expiresInSchema.optional(),
+  strict: z
+    .boolean(expected('true or false'))
+    .optional()
+    .meta({ description: 'Refuse override keys that name no overridable field (400 naming each, with the closest existing key) instead of ignoring them. In the query: `true`, `false`, `1` or `0`; in a body: a JSON boolean. Default: the server\'s (`LITHO_STRICT_OVERRIDES`), else false.' }),
 })
 /** Validated render parameters, e.g. `{ format: 'png', delivery: 'signed', expiresIn: 30 }`. */
 export type RenderParams = z.infer<typeof RenderParamsSchema>
 /** The names of {@link RenderParamsSchema}'s fields. */
-export const RENDER_PARAM_NAMES: readonly (keyof RenderParams)[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn'])
+export const RENDER_PARAM_NAMES: readonly (keyof RenderParams)[] = Object.freeze(['format', 'quality', 'variation', 'delivery', 'expiresIn', 'strict'])
 
 /** One item of a bulk request. */
 export const BulkItemSchema = z.object({
@@ -64,6 +68,7 @@ export const BulkRequestSchema = z.object({
   format: formatSchema.optional().meta({ description: 'Default for items without their own.', default: BULK_DEFAULT_FORMAT }),
   quality: qualitySchema.optional().meta({ description: 'Default for items without their own.', default: DEFAULT_QUALITY }),
   expiresIn: expiresInSchema.optional(),
+  strict: z.boolean(expected('true or false')).optional().meta({ description: 'Refuse, on its row, an item whose overrides name no overridable field (with the closest existing key) instead of ignoring them. Default: the server\'s, else false.' }),
 })
 /** A validated bulk request. */
 export type BulkRequest = z.infer<typeof BulkRequestSchema>
