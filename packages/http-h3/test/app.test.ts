@@ -173,6 +173,10 @@ describe('GET /openapi.json', () => {
       ['/designs/v2', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedDesigns'],
       ['/designs/v2/{id}', 'get', 'read', ['200', '401', '403', '404'], 'Design'],
       ['/designs/v2/{id}/config', 'get', 'read', ['200', '400', '401', '403', '404'], 'RenderConfig'],
+      ['/designs/v2', 'post', 'write', ['201', '400', '401', '403', '413'], 'Design'],
+      ['/designs/v2/{id}', 'patch', 'write', ['200', '400', '401', '403', '404', '413'], 'Design'],
+      ['/designs/v2/{id}/publish', 'post', 'write', ['200', '400', '401', '403', '404'], 'Design'],
+      ['/designs/v2/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedDesign'],
       ['/designs/v2/{id}/export/driver-upload', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportUploadResult'],
       ['/designs/v2/{id}/export/signed-url', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportSignedResult'],
       ['/designs/v2/{id}/export/jobs', 'post', 'write', ['202', '400', '401', '403', '404', '413', '429', '503'], 'ExportJobAck'],
@@ -222,6 +226,11 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/designs/v2/{id}/export/jobs'].post.responses['202'].headers).toHaveProperty('Location')
     expect(params('/analytics/exports/{exportId}').exportId).toMatchObject({ in: 'path', required: true })
     expect(doc.paths['/analytics/exports/{exportId}'].get.tags).toEqual(['exports'])
+    // The authoring bodies: named components, with an example a client can send.
+    expect(doc.paths['/designs/v2'].post.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/CreateDesignRequest' }, example: { name: expect.any(String), document: { version: 2 } } })
+    expect(doc.paths['/designs/v2/{id}'].patch.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/UpdateDesignRequest' }, example: { patch: expect.any(Object) } })
+    expect(doc.components.schemas.CreateDesignRequest.required).toEqual(['name', 'document'])
+    expect(Object.keys(doc.components.schemas.UpdateDesignRequest.properties)).toEqual(['name', 'document', 'patch', 'publish'])
     expect(doc.paths['/settings/api-keys'].post.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } })
     // Response bodies come from the core response schemas.
     const schemas = doc.components.schemas

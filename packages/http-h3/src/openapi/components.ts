@@ -11,6 +11,7 @@ import {
   BulkRequestSchema,
   CreateKeyBodySchema,
   CreatedApiKeySchema,
+  CreateDesignInputSchema,
   DesignListItemSchema,
   DesignResourceSchema,
   ExportJobAckSchema,
@@ -20,6 +21,7 @@ import {
   RENDER_LINK_REFUSALS,
   RenderConfigSchema,
   UsageBucketSchema,
+  UpdateDesignInputSchema,
   UsageResponseSchema,
 } from '@litho/core'
 import * as z from 'zod'
@@ -150,6 +152,19 @@ export const JsonRpcMessageSchema = z
 /** The answer to a key deletion. */
 export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
 
+/** The body of `PATCH /designs/v2/{id}`: `update_design`'s input without the id, and `publish`. */
+export const UpdateDesignBodySchema = UpdateDesignInputSchema.omit({ id: true })
+  .extend({
+    publish: z.boolean().optional().meta({
+      description: 'true: the new document (or patched draft) is published in the same write and the draft cleared; with neither `document` nor `patch`, the current draft is published (as `POST /designs/v2/{id}/publish`), after the rename if `name` is given.',
+      default: false,
+    }),
+  })
+  .meta({ description: 'What changes: `name`, and `document` (a whole new draft) or `patch` (changes to the draft), not both; `publish` to publish at once.' })
+
+/** The answer to a design deletion. */
+export const DeletedDesignSchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted design.' }) })
+
 /** The answer to a link-secret rotation: the only time the new secret is shown. */
 export const LinkSecretSchema = z.object({
   success: z.literal(true),
@@ -185,6 +200,9 @@ export const RENDER_COMPONENTS = defineComponents(
     JsonRpcMessage: JsonRpcMessageSchema,
     DeletedApiKey: DeletedApiKeySchema,
     LinkSecret: LinkSecretSchema,
+    CreateDesignRequest: CreateDesignInputSchema,
+    UpdateDesignRequest: UpdateDesignBodySchema,
+    DeletedDesign: DeletedDesignSchema,
   },
   ['Design', 'ApiKey'],
 )

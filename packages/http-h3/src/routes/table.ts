@@ -8,6 +8,7 @@
  */
 import type { RouteDefinition } from './define-route.js'
 import { getDesignRoute, getRenderConfigRoute, listDesignsRoute } from './design-routes.js'
+import { createDesignRoute, deleteDesignRoute, publishDesignRoute, updateDesignRoute } from './design-write-routes.js'
 import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } from './discovery-routes.js'
 import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, queueExportJobRoute } from './export-routes.js'
 import { storedFileRoute } from './file-routes.js'
@@ -28,6 +29,10 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   listDesignsRoute,
   getDesignRoute,
   getRenderConfigRoute,
+  createDesignRoute,
+  updateDesignRoute,
+  publishDesignRoute,
+  deleteDesignRoute,
   exportRouteStream,
   exportRouteHosted,
   exportRouteSigned,
