@@ -129,6 +129,7 @@ export {
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
 export type { RenderOptions, RenderResult } from './render/render-document.js'
+export type { ComponentBox, RenderLayout } from './render/component-layout.js'
 export { DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION, resolveOutputOptions, type OutputOptions } from './render/defaults.js'
 export { resolveDesign, resolveDocument, type ResolveOptions, type ResolvedDocument } from './render/resolve-document.js'
 export { createRenderer, render, type Renderer, type RendererOptions } from './render/renderer.js'

@@ -177,6 +177,7 @@ describe('GET /openapi.json', () => {
       ['/designs/v2/{id}', 'patch', 'write', ['200', '400', '401', '403', '404', '413'], 'Design'],
       ['/designs/v2/{id}/publish', 'post', 'write', ['200', '400', '401', '403', '404'], 'Design'],
       ['/designs/v2/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedDesign'],
+      ['/designs/v2/{id}/preview', 'post', 'read', ['200', '400', '401', '403', '404', '413', '422', '503'], 'DesignPreview'],
       ['/designs/v2/{id}/export/driver-upload', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportUploadResult'],
       ['/designs/v2/{id}/export/signed-url', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportSignedResult'],
       ['/designs/v2/{id}/export/jobs', 'post', 'write', ['202', '400', '401', '403', '404', '413', '429', '503'], 'ExportJobAck'],
@@ -230,6 +231,8 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/designs/v2'].post.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/CreateDesignRequest' }, example: { name: expect.any(String), document: { version: 2 } } })
     expect(doc.paths['/designs/v2/{id}'].patch.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/UpdateDesignRequest' }, example: { patch: expect.any(Object) } })
     expect(doc.components.schemas.CreateDesignRequest.required).toEqual(['name', 'document'])
+    expect(doc.components.schemas.PreviewDesignRequest.properties.maxSide).toMatchObject({ type: 'integer', minimum: 16, maximum: 4096, default: 1024 })
+    expect(doc.components.schemas.DesignPreview.properties.layout.properties.components.items).toEqual({ $ref: '#/components/schemas/ComponentBox' })
     expect(Object.keys(doc.components.schemas.UpdateDesignRequest.properties)).toEqual(['name', 'document', 'patch', 'publish'])
     expect(doc.paths['/settings/api-keys'].post.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } })
     // Response bodies come from the core response schemas.

@@ -18,6 +18,7 @@ import {
   ExportJobViewSchema,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
+  PreviewDesignInputSchema,
   RENDER_LINK_REFUSALS,
   RenderConfigSchema,
   UsageBucketSchema,
@@ -162,6 +163,48 @@ export const UpdateDesignBodySchema = UpdateDesignInputSchema.omit({ id: true })
   })
   .meta({ description: 'What changes: `name`, and `document` (a whole new draft) or `patch` (changes to the draft), not both; `publish` to publish at once.' })
 
+/** The body of `POST /designs/v2/{id}/preview`: `render_preview`'s input without the id, and an unsaved `document`. */
+export const PreviewDesignBodySchema = PreviewDesignInputSchema.omit({ id: true })
+  .extend({
+    document: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'An unsaved design document (version 2) to render instead of a stored version: validated like `PATCH`\'s `document` (problems at `document.…`), never stored. Not with `source`.' }),
+  })
+  .meta({ description: 'What to preview; every field optional (an empty body previews the draft, else the published version).' })
+
+/** The box of one visible component in a preview's rendered size. */
+export const ComponentBoxSchema = z.object({
+  key: z.string(),
+  type: z.enum(['text', 'image', 'shape', 'qrcode', 'barcode', 'group']),
+  x: z.number().meta({ description: 'Left edge in pixels of the rendered size (the box before rotation).' }),
+  y: z.number().meta({ description: 'Top edge in pixels of the rendered size.' }),
+  width: z.number(),
+  height: z.number(),
+  parent: z.string().optional().meta({ description: 'The key of the group it is in; absent at the top level.' }),
+  rotation: z.number().optional().meta({ description: "Degrees clockwise about the box's centre, when not 0." }),
+})
+
+/** The answer of a preview. */
+export const DesignPreviewSchema = z.object({
+  image: z.string().meta({ description: 'The PNG as a data URI: `data:image/png;base64,…`.' }),
+  width: z.int().meta({ description: 'Width of the image in pixels.' }),
+  height: z.int(),
+  scale: z.number().meta({ description: 'Image pixels per pixel of the rendered size: 1 when not scaled down, e.g. 0.474 for 2160 → 1024.' }),
+  source: z.enum(['draft', 'published', 'document']).meta({ description: 'The version rendered: `document` for the unsaved document of the request.' }),
+  variation: z.string().meta({ description: '`master` or the variation id rendered.' }),
+  warnings: z
+    .array(z.looseObject({ code: z.string().meta({ description: 'e.g. `override_ignored`, `text_shrunk`, `text_cut`, `image_failed`.' }), key: z.string().optional(), message: z.string() }))
+    .meta({ description: 'Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out.' }),
+  layout: z
+    .object({
+      width: z.int().meta({ description: 'The rendered (full, unscaled) width.' }),
+      height: z.int(),
+      components: z.array(ComponentBoxSchema).meta({ description: 'Every visible component, in paint order (a group before its children).' }),
+    })
+    .meta({ description: 'Where each visible component was drawn, auto-layout included (one wholly off the canvas, which paints nothing, is placed from its `x`/`y`).' }),
+})
+
 /** The answer to a design deletion. */
 export const DeletedDesignSchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted design.' }) })
 
@@ -203,6 +246,9 @@ export const RENDER_COMPONENTS = defineComponents(
     CreateDesignRequest: CreateDesignInputSchema,
     UpdateDesignRequest: UpdateDesignBodySchema,
     DeletedDesign: DeletedDesignSchema,
+    PreviewDesignRequest: PreviewDesignBodySchema,
+    DesignPreview: DesignPreviewSchema,
+    ComponentBox: ComponentBoxSchema,
   },
   ['Design', 'ApiKey'],
 )

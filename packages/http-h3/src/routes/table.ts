@@ -15,6 +15,7 @@ import { storedFileRoute } from './file-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
 import { openApiRoute } from './openapi-route.js'
+import { previewDesignRoute } from './preview-routes.js'
 import { rotateLinkSecretRoute } from './render-link-routes.js'
 import { bulkRoute, renderRoute, renderWithBodyRoute } from './render-routes.js'
 import { createApiKeyRoute, deleteApiKeyRoute, getWebhookSecretRoute, listApiKeysRoute, rotateWebhookSecretRoute, usageRoute } from './settings-routes.js'
@@ -33,6 +34,7 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   updateDesignRoute,
   publishDesignRoute,
   deleteDesignRoute,
+  previewDesignRoute,
   exportRouteStream,
   exportRouteHosted,
   exportRouteSigned,
