@@ -324,3 +324,12 @@ export {
   type ExportJobServices,
   type ExportJobView,
 } from './service/export-jobs.js'
+export { ExportWebhookDeliverySchema, ListExportJobsParamsSchema } from './contracts/schemas/export-jobs.js'
+export {
+  listExportJobs,
+  listWebhookDeliveries,
+  parseListExportJobsParams,
+  type ExportWebhookDelivery,
+  type ListExportJobsParams,
+  type Paginated,
+} from './service/export-job-list.js'

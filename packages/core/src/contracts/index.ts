@@ -108,7 +108,7 @@ export {
   type RenderParams,
 } from './schemas/render-params.js'
 export { EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, ExportParamsSchema, type ExportParams } from './schemas/export-params.js'
-export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema, WebhookAttemptSchema } from './schemas/export-jobs.js'
+export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema, ExportWebhookDeliverySchema, ListExportJobsParamsSchema, WebhookAttemptSchema } from './schemas/export-jobs.js'
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat } from './formats.js'
 /** The defaults of a render. */
 export { BULK_DEFAULT_DELIVERY, BULK_DEFAULT_FORMAT, DEFAULT_DELIVERY, DEFAULT_EXPIRES_IN_MINUTES, DEFAULT_FORMAT, DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT, MASTER_VARIATION } from './defaults.js'
