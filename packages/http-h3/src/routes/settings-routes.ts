@@ -77,7 +77,7 @@ export const listApiKeysRoute = defineRoute({
   operationId: 'listApiKeys',
   tags: ['settings'],
   summary: 'List your render API keys, newest first, a page at a time',
-  description: "Never shows a key's secret or its hash; `prefix` helps recognise a key. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.",
+  description: "Never shows a key's secret or its hash; `prefix` helps recognise a key. `lastUsedAt` is approximate: a render writes it at most once a minute per key, so it may be up to a minute old. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.",
   query: [ListKeysParamsSchema],
   responses: {
     '200': jsonResponse('The keys.', ApiKeyListSchema),
