@@ -132,6 +132,7 @@ export {
 // Rendering
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, type RenderWarningCode } from './render/types.js'
 export type { RenderOptions, RenderResult } from './render/render-document.js'
+export type { ComponentBox, RenderLayout } from './render/component-layout.js'
 export { DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION, resolveOutputOptions, type OutputOptions } from './render/defaults.js'
 export { resolveDesign, resolveDocument, type ResolveOptions, type ResolvedDocument } from './render/resolve-document.js'
 export { createRenderer, render, type Renderer, type RendererOptions } from './render/renderer.js'
@@ -150,7 +151,7 @@ export {
 } from './render/images/index.js'
 // The service operations (transport-free; the HTTP adapter maps them to routes)
 export type { Clock } from './contracts/clock.js'
-export { JOB_STATUSES, type JobStatus } from './contracts/job-queue.js'
+export { JOB_STATUSES, MAX_LISTED_JOBS, type JobStatus } from './contracts/job-queue.js'
 export {
   BULK_DEFAULT_FORMAT,
   BulkItemSchema,
@@ -326,3 +327,12 @@ export {
   type ExportJobServices,
   type ExportJobView,
 } from './service/export-jobs.js'
+export { ExportWebhookDeliverySchema, ListExportJobsParamsSchema } from './contracts/schemas/export-jobs.js'
+export {
+  listExportJobs,
+  listWebhookDeliveries,
+  parseListExportJobsParams,
+  type ExportWebhookDelivery,
+  type ListExportJobsParams,
+  type Paginated,
+} from './service/export-job-list.js'

@@ -173,11 +173,18 @@ describe('GET /openapi.json', () => {
       ['/designs/v2', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedDesigns'],
       ['/designs/v2/{id}', 'get', 'read', ['200', '401', '403', '404'], 'Design'],
       ['/designs/v2/{id}/config', 'get', 'read', ['200', '400', '401', '403', '404'], 'RenderConfig'],
+      ['/designs/v2', 'post', 'write', ['201', '400', '401', '403', '413'], 'Design'],
+      ['/designs/v2/{id}', 'patch', 'write', ['200', '400', '401', '403', '404', '413'], 'Design'],
+      ['/designs/v2/{id}/publish', 'post', 'write', ['200', '400', '401', '403', '404'], 'Design'],
+      ['/designs/v2/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedDesign'],
+      ['/designs/v2/{id}/preview', 'post', 'read', ['200', '400', '401', '403', '404', '413', '422', '503'], 'DesignPreview'],
       ['/designs/v2/{id}/export/driver-upload', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportUploadResult'],
       ['/designs/v2/{id}/export/signed-url', 'post', 'write', ['200', '400', '401', '403', '404', '413', '422', '429', '500', '503'], 'ExportSignedResult'],
       ['/designs/v2/{id}/export/jobs', 'post', 'write', ['202', '400', '401', '403', '404', '413', '429', '503'], 'ExportJobAck'],
       ['/analytics/api', 'get', 'read', ['200', '400', '401', '403'], 'UsageResponse'],
       ['/analytics/exports/{exportId}', 'get', 'read', ['200', '401', '403', '404'], 'ExportJob'],
+      ['/analytics/exports', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedExportJobs'],
+      ['/settings/webhook-deliveries', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedWebhookDeliveries'],
       ['/settings/api-keys', 'get', 'read', ['200', '400', '401', '403'], 'ApiKeyList'],
       ['/settings/api-keys', 'post', 'write', ['201', '400', '401', '403', '413'], 'CreatedApiKey'],
       ['/settings/api-keys/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedApiKey'],
@@ -200,6 +207,9 @@ describe('GET /openapi.json', () => {
     const params = (path: string, method = 'get') => Object.fromEntries(doc.paths[path][method].parameters.map((p: any) => [p.name, p]))
     expect(params('/designs/v2').$page).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
     expect(params('/designs/v2').$limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    for (const path of ['/analytics/exports', '/settings/webhook-deliveries']) expect(params(path).$limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    expect(doc.components.schemas.PaginatedExportJobs.properties.docs.items).toEqual({ $ref: '#/components/schemas/ExportJob' })
+    expect(doc.components.schemas.PaginatedWebhookDeliveries.properties.docs.items).toEqual({ $ref: '#/components/schemas/WebhookDelivery' })
     expect(params('/settings/api-keys').$limit).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
     expect(params('/analytics/api')).toMatchObject({
       start: { schema: { type: 'string', format: 'date-time' } },
@@ -222,6 +232,17 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/designs/v2/{id}/export/jobs'].post.responses['202'].headers).toHaveProperty('Location')
     expect(params('/analytics/exports/{exportId}').exportId).toMatchObject({ in: 'path', required: true })
     expect(doc.paths['/analytics/exports/{exportId}'].get.tags).toEqual(['exports'])
+    // The authoring bodies: named components, with an example a client can send.
+    expect(doc.paths['/designs/v2'].post.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/CreateDesignRequest' }, example: { name: expect.any(String), document: { version: 2 } } })
+    expect(doc.paths['/designs/v2/{id}'].patch.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/UpdateDesignRequest' }, example: { patch: expect.any(Object) } })
+    expect(doc.components.schemas.CreateDesignRequest.required).toEqual(['name', 'document'])
+    // The console's endpoints carry an example answer.
+    for (const [path, method, status] of [['/designs/v2', 'post', '201'], ['/designs/v2/{id}', 'patch', '200'], ['/designs/v2/{id}', 'delete', '200'], ['/designs/v2/{id}/preview', 'post', '200'], ['/analytics/exports', 'get', '200'], ['/settings/webhook-deliveries', 'get', '200']] as const)
+      expect(doc.paths[path][method].responses[status].content['application/json'].example, `${method} ${path}`).toEqual(expect.any(Object))
+    expect(doc.paths['/designs/v2/{id}/preview'].post.responses['200'].content['application/json'].example.layout.components[2]).toMatchObject({ parent: 'price-tag' })
+    expect(doc.components.schemas.PreviewDesignRequest.properties.maxSide).toMatchObject({ type: 'integer', minimum: 16, maximum: 4096, default: 1024 })
+    expect(doc.components.schemas.DesignPreview.properties.layout.properties.components.items).toEqual({ $ref: '#/components/schemas/ComponentBox' })
+    expect(Object.keys(doc.components.schemas.UpdateDesignRequest.properties)).toEqual(['name', 'document', 'patch', 'publish'])
     expect(doc.paths['/settings/api-keys'].post.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateApiKeyRequest' } } } })
     // Response bodies come from the core response schemas.
     const schemas = doc.components.schemas

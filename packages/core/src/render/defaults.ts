@@ -13,6 +13,8 @@ export { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY, EXPORT_DEFAULT_FO
 export interface OutputOptions {
   format: OutputFormat
   quality: number
+  /** Also return every visible component's box (`RenderResult.layout`); cached static layers give theirs from the cache. */
+  layout?: boolean
 }
 
 /**
@@ -21,7 +23,7 @@ export interface OutputOptions {
  * @throws LithoError `ERR_INVALID_RENDER_OPTION` naming the option, what was expected and what was received.
  * @example resolveOutputOptions({ format: 'png' }) // { format: 'png', quality: 80 }
  */
-export function resolveOutputOptions(options: { format?: OutputFormat | undefined; quality?: number | undefined }): OutputOptions {
+export function resolveOutputOptions(options: { format?: OutputFormat | undefined; quality?: number | undefined; layout?: boolean | undefined }): OutputOptions {
   const format = options.format ?? DEFAULT_FORMAT
   if (!OUTPUT_FORMATS.includes(format))
     throw new LithoError('ERR_INVALID_RENDER_OPTION', `format: expected one of ${OUTPUT_FORMATS.join(', ')}, received ${JSON.stringify(format)}`, {
@@ -32,5 +34,5 @@ export function resolveOutputOptions(options: { format?: OutputFormat | undefine
     throw new LithoError('ERR_INVALID_RENDER_OPTION', `quality: expected a whole number between 1 and 100, received ${JSON.stringify(quality)}`, {
       issues: [{ path: 'quality', message: 'expected a whole number between 1 and 100' }],
     })
-  return { format, quality }
+  return options.layout === true ? { format, quality, layout: true } : { format, quality }
 }

@@ -16,6 +16,7 @@ import { selectFonts, type FontFetcher, type FontSelection, type TextRun } from 
 import type { ImageLoader, PreparedImage } from './images/index.js'
 import { withPlaceholders } from './image-placeholders.js'
 import { optimizeSvg } from './optimize-svg.js'
+import type { DetectedBox } from './component-layout.js'
 import type { ResolvedDocument } from './resolve-document.js'
 import type { RenderWarning } from './types.js'
 
@@ -102,10 +103,19 @@ export interface LayoutResult {
  * the document's canvas with `background`, and returns the SVG to rasterize. Font warnings that
  * satori's asset requests raise land in `prepared.fonts.warnings`, as they happen.
  *
+ * With `detected`, the box the layout engine gave each visible component is put in it, by key
+ * (render/component-layout).
+ *
  * @throws LithoError ERR_RENDER_FAILED (layout), and the code errors of prepareCodes.
  * @example const { svg, warnings } = await layoutPass(resolved, doc.components, doc.background, prepared)
  */
-export async function layoutPass(resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): Promise<LayoutResult> {
+export async function layoutPass(
+  resolved: ResolvedDocument,
+  components: readonly Component[],
+  background: Paint | undefined,
+  prepared: Prepared,
+  detected?: Map<string, DetectedBox>,
+): Promise<LayoutResult> {
   const doc = resolved.document
   const visible = visibleComponents(components)
   const texts = visible.filter((c): c is TextComponent => c.type === 'text')
@@ -134,6 +144,7 @@ export async function layoutPass(resolved: ResolvedDocument, components: readonl
   const warnings: RenderWarning[] = []
   const boxes = new Map(texts.filter((t) => !t.autoFit).map((t) => [textNodeKey(t.key), t]))
   const twins = new Map(texts.filter((t) => t.maxLines && !t.autoFit).map((t) => [twinNodeKey(t.key), t]))
+  const keys = detected ? new Set(visible.map((c) => c.key)) : undefined
   let svg: string
   try {
     svg = await satori(tree as never, {
@@ -143,6 +154,7 @@ export async function layoutPass(resolved: ResolvedDocument, components: readonl
       loadAdditionalAsset: fonts.loadAdditionalAsset,
       onNodeDetected: (node) => {
         if (typeof node.key !== 'string') return
+        if (keys?.has(node.key) && !detected!.has(node.key)) detected!.set(node.key, { left: node.left, top: node.top, width: node.width, height: node.height })
         const text = boxes.get(node.key)
         if (text && node.height > innerSize(text).height + 0.5)
           warnings.push({ code: 'text_overflow', key: text.key, message: `${text.key}: text is ${Math.ceil(node.height - innerSize(text).height)}px taller than its box` })

@@ -10,6 +10,7 @@
 import { LithoError } from '../errors.js'
 import type { OverrideInput, ParsedOverrides } from '../design/overrides.js'
 import { rasterize } from './encode.js'
+import { layoutOf, type DetectedBox, type RenderLayout } from './component-layout.js'
 import { finishWarnings, isOpaquePaint, layoutPass, prepareDocument, type RenderContextBase } from './layout-pass.js'
 import type { LayerCache } from './layers/layer-cache.js'
 import { renderLayered } from './layers/render-layered.js'
@@ -41,6 +42,8 @@ export interface RenderResult {
   variation: string
   /** Ignored overrides, shrunk or cut text, missing glyphs, unknown font families. */
   warnings: RenderWarning[]
+  /** Every visible component's box, when the output options asked for it (`layout: true`). */
+  layout?: RenderLayout
 }
 
 /**
@@ -75,7 +78,7 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
   const { format, quality } = output
   const doc = resolved.document
   const prepared = await prepareDocument(resolved, context)
-  const done = (bytes: Uint8Array, layout: readonly RenderWarning[]): RenderResult => ({
+  const done = (bytes: Uint8Array, layout: readonly RenderWarning[], boxes?: ReadonlyMap<string, DetectedBox>): RenderResult => ({
     bytes,
     contentType: CONTENT_TYPES[format],
     format,
@@ -83,14 +86,17 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
     height: resolved.height,
     variation: resolved.variation,
     warnings: finishWarnings(prepared, layout),
+    ...(boxes ? { layout: layoutOf(resolved, boxes) } : {}),
   })
-  // Raster formats reuse the static layers when they can; PDF stays vector.
+  // Raster formats reuse the static layers when they can (their boxes too); PDF stays vector.
   if (format !== 'pdf' && context.layers) {
-    const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers)
-    if (layered) return done(layered.bytes, layered.warnings)
+    const detected = output.layout === true ? new Map<string, DetectedBox>() : undefined
+    const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers, undefined, detected)
+    if (layered) return done(layered.bytes, layered.warnings, detected)
   }
 
-  const layout = await layoutPass(resolved, doc.components, doc.background, prepared)
+  const boxes = output.layout === true ? new Map<string, DetectedBox>() : undefined
+  const layout = await layoutPass(resolved, doc.components, doc.background, prepared, boxes)
   let bytes: Uint8Array
   try {
     bytes = format === 'pdf' ? await svgToPdf(layout.svg, resolved.width, resolved.height) : await rasterize(layout.svg, format, quality, isOpaquePaint(doc.background))
@@ -99,5 +105,5 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
     if (LithoError.isInstance(error) && error.code === 'ERR_INVALID_DESIGN') throw error
     throw new LithoError('ERR_RENDER_FAILED', `${format} encoding failed: ${(error as Error).message}`, { cause: error })
   }
-  return done(bytes, layout.warnings)
+  return done(bytes, layout.warnings, boxes)
 }

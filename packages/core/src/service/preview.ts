@@ -12,16 +12,22 @@ import { applyOverrides } from '../design/overrides.js'
 import { MAX_DIMENSION, type Component, type DesignDocument } from '../design/schema.js'
 import { mapComponents, walkComponents } from '../design/walk.js'
 import { LithoError, formatIssues } from '../errors.js'
+import type { RenderLayout } from '../render/component-layout.js'
 import { DEFAULT_QUALITY } from '../render/defaults.js'
 import type { RenderResult } from '../render/render-document.js'
 import { resolveDesign } from '../render/resolve-document.js'
 import type { RenderWarning } from '../render/types.js'
 import { parseInput, validated } from './check-document.js'
 import { designIdSchema } from './design-inputs.js'
+import { documentSchema } from '../design/patch-schema.js'
 import type { AuthoringServices } from './design-writes.js'
 import { isPresent, loadOwnDesign } from './designs.js'
+import type { DesignRecord } from '../contracts/design-store.js'
 import type { BearerAccount } from './bearer-services.js'
 import type { RendererPort } from './prepare-render.js'
+
+/** The `document` of a preview, checked as `update_design`'s (an object first, then the design rules). */
+const UnsavedDocumentSchema = z.object({ document: documentSchema })
 
 /** Long side of a preview when `maxSide` is absent, in pixels. */
 export const DEFAULT_PREVIEW_MAX_SIDE = 1024
@@ -75,6 +81,14 @@ export interface PreviewDesignRequest {
   variation?: string | undefined
   /** @default 1024 */
   maxSide?: number | undefined
+  /**
+   * An unsaved document to render instead of a stored version (a visual editor's live draft):
+   * validated like `updateDesign`'s `document` (problems at `document.…`), never stored. The
+   * design must still be one of the account's. Not with `source`.
+   */
+  document?: unknown
+  /** Also return every visible component's box (`DesignPreview.layout`). @default false */
+  layout?: boolean | undefined
 }
 
 /**
@@ -110,12 +124,19 @@ export interface DesignPreview {
   height: number
   /** Preview pixels per pixel of the rendered size: 1 when not scaled down, e.g. 0.474 for 2160 → 1024. */
   scale: number
-  /** The version rendered. */
-  source: 'draft' | 'published'
+  /** The version rendered: `document` for the unsaved document of the request. */
+  source: 'draft' | 'published' | 'document'
   /** `master` or the variation id rendered. */
   variation: string
   /** Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out. */
   warnings: PreviewWarning[]
+  /**
+   * With `layout: true`: every visible component's box in pixels of the rendered (full,
+   * unscaled) size, where the layout engine put it (auto-layout included); multiply by `scale`
+   * for the preview image. Absent when the renderer cannot report it (an embedder's renderer
+   * without `renderResolved`).
+   */
+  layout?: RenderLayout
 }
 
 /**
@@ -145,17 +166,14 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     variation: request.variation,
     maxSide: request.maxSide,
   })
+  if (request.document !== undefined && input.source !== undefined)
+    throw invalidRequest([{ path: 'source', message: 'give either "source" (a stored version) or "document" (an unsaved one), not both' }])
+  // The unsaved document is checked as update_design checks one, before the store is read: a bad one costs no read.
+  if (request.document !== undefined) parseInput(UnsavedDocumentSchema, { document: request.document })
+  const unsaved = request.document === undefined ? undefined : validated(request.document, 'document')
   const record = await loadOwnDesign(services, request.account, input.id)
-  const source = input.source ?? (isPresent(record.draft) ? 'draft' : 'published')
-  const stored = source === 'draft' ? record.draft : record.design
-  if (!isPresent(stored))
-    throw invalidRequest([
-      {
-        path: 'source',
-        message: source === 'draft' ? `design "${record.id}" has no draft (it is all published); use "published" or omit "source"` : `design "${record.id}" is not published yet; use "draft" or omit "source"`,
-      },
-    ])
-  let document = validated(stored, source === 'draft' ? 'draft' : 'design')
+  const source = unsaved ? 'document' : (input.source ?? (isPresent(record.draft) ? 'draft' : 'published'))
+  let document = unsaved ?? storedVersion(record, source as 'draft' | 'published')
   const warnings: PreviewWarning[] = []
   if (input.overrides !== undefined) {
     const applied = applyPreviewOverrides(document, input.overrides)
@@ -163,7 +181,7 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     warnings.push(...applied.ignored.map((i): RenderWarning => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })))
   }
 
-  const rendered = await renderLeavingOutBrokenImages(services.renderer, document, input.variation, warnings)
+  const rendered = await renderLeavingOutBrokenImages(services.renderer, document, input.variation, warnings, request.layout === true)
   const maxSide = input.maxSide ?? DEFAULT_PREVIEW_MAX_SIDE
   const long = Math.max(rendered.width, rendered.height)
   let { bytes, width, height } = rendered
@@ -182,7 +200,21 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     source,
     variation: rendered.variation,
     warnings: [...warnings, ...rendered.warnings],
+    ...(rendered.layout ? { layout: rendered.layout } : {}),
   }
+}
+
+/** The stored version `source` of `record`, validated; a 400 naming `source` when it has none. */
+function storedVersion(record: DesignRecord, source: 'draft' | 'published'): DesignDocument {
+  const stored = source === 'draft' ? record.draft : record.design
+  if (!isPresent(stored))
+    throw invalidRequest([
+      {
+        path: 'source',
+        message: source === 'draft' ? `design "${record.id}" has no draft (it is all published); use "published" or omit "source"` : `design "${record.id}" is not published yet; use "draft" or omit "source"`,
+      },
+    ])
+  return validated(stored, source === 'draft' ? 'draft' : 'design')
 }
 
 /** Overrides as a render applies them, with invalid values reported as `overrides.<key>`. */
@@ -208,6 +240,7 @@ async function renderLeavingOutBrokenImages(
   document: DesignDocument,
   variation: string | undefined,
   warnings: PreviewWarning[],
+  layout: boolean,
 ): Promise<RenderResult> {
   let images = 0
   walkComponents(document.components, (c) => {
@@ -218,7 +251,7 @@ async function renderLeavingOutBrokenImages(
   for (;;) {
     try {
       // The document is validated (and overridden) already: resolve the variation, render.
-      if (typeof renderer.renderResolved === 'function') return await renderer.renderResolved(resolveDesign(current, { variation }), { format: 'png', quality: DEFAULT_QUALITY })
+      if (typeof renderer.renderResolved === 'function') return await renderer.renderResolved(resolveDesign(current, { variation }), { format: 'png', quality: DEFAULT_QUALITY, ...(layout ? { layout } : {}) })
       return await renderer.render(current, { format: 'png', ...(variation === undefined ? {} : { variation }) })
     } catch (error) {
       const key = LithoError.isInstance(error) && IMAGE_ERRORS.has(error.code) ? error.details.component : undefined

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LithoError, createRenderPool, createRenderer, type DesignDocumentInput, type RenderPool } from '../../src/index.js'
+import { LithoError, createRenderPool, createRenderer, resolveDocument, type DesignDocumentInput, type RenderPool } from '../../src/index.js'
 import { socialCard, worstCase } from '../../../testing/src/index.js'
 
 // The pool loads the built worker (dist/render-worker.js): `pnpm test` builds first.
@@ -23,6 +23,15 @@ describe('render pool', () => {
     expect(pooled.bytes).toBeInstanceOf(Uint8Array)
     expect(Buffer.compare(Buffer.from(pooled.bytes), Buffer.from(inline.bytes))).toBe(0)
     expect(pooled.warnings).toEqual(inline.warnings)
+  })
+
+  it('pool › a render asked for its layout gets the same boxes as in-process, across the thread boundary', async () => {
+    const resolved = resolveDocument(card, { overrides: { 'title.text': 'Layout' } })
+    const inline = await createRenderer().renderResolved!(resolved, { format: 'png', layout: true })
+    const pooled = await pool.renderResolved(resolved, { format: 'png', layout: true })
+    expect(pooled.layout!.components.length).toBeGreaterThan(0)
+    expect(pooled.layout).toEqual(inline.layout)
+    expect((await pool.renderResolved(resolved, { format: 'png' })).layout).toBeUndefined()
   })
 
   it('pool › runs renders concurrently, each result matching its request', async () => {

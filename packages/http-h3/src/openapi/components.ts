@@ -11,15 +11,20 @@ import {
   BulkRequestSchema,
   CreateKeyBodySchema,
   CreatedApiKeySchema,
+  CreateDesignInputSchema,
   DesignListItemSchema,
   DesignResourceSchema,
   ExportJobAckSchema,
   ExportJobViewSchema,
+  ExportWebhookDeliverySchema,
+  MAX_LISTED_JOBS,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
+  PreviewDesignInputSchema,
   RENDER_LINK_REFUSALS,
   RenderConfigSchema,
   UsageBucketSchema,
+  UpdateDesignInputSchema,
   UsageResponseSchema,
 } from '@litho/core'
 import * as z from 'zod'
@@ -108,6 +113,21 @@ export const ExportJobSchema = ExportJobViewSchema.extend({ file: StoredFileSche
   description: 'An export job record as its owner sees it. Optional fields appear once they apply.',
 })
 
+/** The fields of a page of a list, as the design list has them. */
+const pageFields = (what: string) => ({
+  page: z.int().meta({ description: 'This page, from 1.' }),
+  totalPages: z.int().meta({ description: 'Pages at this `$limit`; at least 1 (with none, page 1 is empty).' }),
+  hasNextPage: z.boolean(),
+  totalDocs: z.int().meta({ description: `${what} listed (the newest ${MAX_LISTED_JOBS} export jobs of the account at most).` }),
+  limit: z.int().meta({ description: 'The page size used.' }),
+})
+
+/** A page of the account's export jobs. */
+export const PaginatedExportJobsSchema = z.object({ docs: z.array(ExportJobSchema).meta({ description: 'Newest first (by `createdAt`).' }), ...pageFields('Export jobs') })
+
+/** A page of the account's completion webhooks and their delivery attempts. */
+export const PaginatedWebhookDeliveriesSchema = z.object({ docs: z.array(ExportWebhookDeliverySchema).meta({ description: 'Newest export first.' }), ...pageFields('Webhooks') })
+
 /** The webhook signing secret. */
 export const WebhookSecretSchema = z.object({
   success: z.literal(true),
@@ -150,6 +170,61 @@ export const JsonRpcMessageSchema = z
 /** The answer to a key deletion. */
 export const DeletedApiKeySchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted key.' }) })
 
+/** The body of `PATCH /designs/v2/{id}`: `update_design`'s input without the id, and `publish`. */
+export const UpdateDesignBodySchema = UpdateDesignInputSchema.omit({ id: true })
+  .extend({
+    publish: z.boolean().optional().meta({
+      description: 'true: the new document (or patched draft) is published in the same write and the draft cleared; with neither `document` nor `patch`, the current draft is published (as `POST /designs/v2/{id}/publish`), after the rename if `name` is given.',
+      default: false,
+    }),
+  })
+  .meta({ description: 'What changes: `name`, and `document` (a whole new draft) or `patch` (changes to the draft), not both; `publish` to publish at once.' })
+
+/** The body of `POST /designs/v2/{id}/preview`: `render_preview`'s input without the id, and an unsaved `document`. */
+export const PreviewDesignBodySchema = PreviewDesignInputSchema.omit({ id: true })
+  .extend({
+    document: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'An unsaved design document (version 2) to render instead of a stored version: validated like `PATCH`\'s `document` (problems at `document.…`), never stored. Not with `source`.' }),
+  })
+  .meta({ description: 'What to preview; every field optional (an empty body previews the draft, else the published version).' })
+
+/** The box of one visible component in a preview's rendered size. */
+export const ComponentBoxSchema = z.object({
+  key: z.string(),
+  type: z.enum(['text', 'image', 'shape', 'qrcode', 'barcode', 'group']),
+  x: z.number().meta({ description: 'Left edge in pixels of the rendered size (the box before rotation).' }),
+  y: z.number().meta({ description: 'Top edge in pixels of the rendered size.' }),
+  width: z.number(),
+  height: z.number(),
+  parent: z.string().optional().meta({ description: 'The key of the group it is in; absent at the top level.' }),
+  rotation: z.number().optional().meta({ description: "Degrees clockwise about the box's centre, when not 0." }),
+})
+
+/** The answer of a preview. */
+export const DesignPreviewSchema = z.object({
+  image: z.string().meta({ description: 'The PNG as a data URI: `data:image/png;base64,…`.' }),
+  width: z.int().meta({ description: 'Width of the image in pixels.' }),
+  height: z.int(),
+  scale: z.number().meta({ description: 'Image pixels per pixel of the rendered size: 1 when not scaled down, e.g. 0.474 for 2160 → 1024.' }),
+  source: z.enum(['draft', 'published', 'document']).meta({ description: 'The version rendered: `document` for the unsaved document of the request.' }),
+  variation: z.string().meta({ description: '`master` or the variation id rendered.' }),
+  warnings: z
+    .array(z.looseObject({ code: z.string().meta({ description: 'e.g. `override_ignored`, `text_shrunk`, `text_cut`, `image_failed`.' }), key: z.string().optional(), message: z.string() }))
+    .meta({ description: 'Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out.' }),
+  layout: z
+    .object({
+      width: z.int().meta({ description: 'The rendered (full, unscaled) width.' }),
+      height: z.int(),
+      components: z.array(ComponentBoxSchema).meta({ description: 'Every visible component, in paint order (a group before its children).' }),
+    })
+    .meta({ description: 'Where each visible component was drawn, auto-layout included (one wholly off the canvas, which paints nothing, is placed from its `x`/`y`).' }),
+})
+
+/** The answer to a design deletion. */
+export const DeletedDesignSchema = z.object({ success: z.literal(true), _id: z.string().meta({ description: 'The id of the deleted design.' }) })
+
 /** The answer to a link-secret rotation: the only time the new secret is shown. */
 export const LinkSecretSchema = z.object({
   success: z.literal(true),
@@ -185,6 +260,15 @@ export const RENDER_COMPONENTS = defineComponents(
     JsonRpcMessage: JsonRpcMessageSchema,
     DeletedApiKey: DeletedApiKeySchema,
     LinkSecret: LinkSecretSchema,
+    CreateDesignRequest: CreateDesignInputSchema,
+    UpdateDesignRequest: UpdateDesignBodySchema,
+    DeletedDesign: DeletedDesignSchema,
+    PreviewDesignRequest: PreviewDesignBodySchema,
+    DesignPreview: DesignPreviewSchema,
+    ComponentBox: ComponentBoxSchema,
+    PaginatedExportJobs: PaginatedExportJobsSchema,
+    WebhookDelivery: ExportWebhookDeliverySchema,
+    PaginatedWebhookDeliveries: PaginatedWebhookDeliveriesSchema,
   },
   ['Design', 'ApiKey'],
 )

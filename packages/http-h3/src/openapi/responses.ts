@@ -10,8 +10,12 @@ import { ErrorSchema, QuotaErrorSchema } from './components.js'
 import { OAuthErrorSchema } from './oauth-components.js'
 import type { JsonSchema } from './schema.js'
 
-/** A JSON response of `schema` (a zod schema: a component is referred to, see `defineComponents`). */
-export const jsonResponse = (description: string, schema: ZodType, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } })
+/** A JSON response of `schema` (a zod schema: a component is referred to, see `defineComponents`), with an `example` body when given. */
+export const jsonResponse = (description: string, schema: ZodType, headers?: JsonSchema, example?: unknown) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+})
 
 /** A JSON error response (`Error` body) with `description`. */
 export const errorBody = (description: string) => jsonResponse(description, ErrorSchema)
@@ -56,6 +60,6 @@ export const bearerErrors = {
 
 /** The scopes of the built-in authorization server, as OpenAPI describes them. */
 export const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
-  read: 'Read designs, render configs, usage, export jobs and the list of API keys.',
-  write: 'Export designs (each export is a metered render), create and delete render API keys, and read and rotate the webhook signing secret.',
+  read: 'Read designs and render configs, preview designs (not metered), read usage, export jobs, webhook deliveries and the list of API keys.',
+  write: 'Create, change, publish and delete designs, export designs (each export is a metered render), create and delete render API keys, and read and rotate the webhook signing secret.',
 }

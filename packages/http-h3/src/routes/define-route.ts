@@ -19,7 +19,7 @@ import type { AppContext } from './app-context.js'
 export type OpenApiObject = Record<string, unknown>
 
 /** How a route is mounted: one method, or every method (the handler answers the others itself). */
-export type RouteMethod = 'GET' | 'POST' | 'DELETE' | 'ALL'
+export type RouteMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'ALL'
 
 /** Where a route is reached: `{render_url}`, `{base_url}` or `{auth_url}` (docs/http-reference.md). */
 export type RouteServer = 'render' | 'base' | 'auth'

@@ -8,15 +8,17 @@
  */
 import type { RouteDefinition } from './define-route.js'
 import { getDesignRoute, getRenderConfigRoute, listDesignsRoute } from './design-routes.js'
+import { createDesignRoute, deleteDesignRoute, publishDesignRoute, updateDesignRoute } from './design-write-routes.js'
 import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } from './discovery-routes.js'
-import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, queueExportJobRoute } from './export-routes.js'
+import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, listExportJobsRoute, queueExportJobRoute } from './export-routes.js'
 import { storedFileRoute } from './file-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
 import { openApiRoute } from './openapi-route.js'
+import { previewDesignRoute } from './preview-routes.js'
 import { rotateLinkSecretRoute } from './render-link-routes.js'
 import { bulkRoute, renderRoute, renderWithBodyRoute } from './render-routes.js'
-import { createApiKeyRoute, deleteApiKeyRoute, getWebhookSecretRoute, listApiKeysRoute, rotateWebhookSecretRoute, usageRoute } from './settings-routes.js'
+import { createApiKeyRoute, deleteApiKeyRoute, getWebhookSecretRoute, listApiKeysRoute, listWebhookDeliveriesRoute, rotateWebhookSecretRoute, usageRoute } from './settings-routes.js'
 
 /** The route table of `createLithoApp`. */
 export const ROUTES: readonly RouteDefinition[] = Object.freeze([
@@ -28,11 +30,17 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   listDesignsRoute,
   getDesignRoute,
   getRenderConfigRoute,
+  createDesignRoute,
+  updateDesignRoute,
+  publishDesignRoute,
+  deleteDesignRoute,
+  previewDesignRoute,
   exportRouteStream,
   exportRouteHosted,
   exportRouteSigned,
   queueExportJobRoute,
   usageRoute,
+  listExportJobsRoute,
   getExportJobRoute,
   listApiKeysRoute,
   createApiKeyRoute,
@@ -40,6 +48,7 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   rotateLinkSecretRoute,
   getWebhookSecretRoute,
   rotateWebhookSecretRoute,
+  listWebhookDeliveriesRoute,
   mcpRoute,
   protectedResourceMetadataRoute,
   mcpProtectedResourceMetadataRoute,
