@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { runMeterConformance } from '@litho/testing/meter'
 import { describe, expect, it } from 'vitest'
@@ -25,7 +25,8 @@ describe('fs meter', () => {
     // Capitals, ':' and '.' are percent-encoded (lowercase hex): see encodeSegment in src/fs.ts.
     const dir = join(base, '2026%2e11', '%55ser%3a1')
     expect(readFileSync(join(dir, 'usage'), 'utf8')).toBe('2')
-    expect(readFileSync(join(dir, 'ids', 'render-%41'), 'utf8')).toBe('2')
+    // The id's file holds its amount and the hour it counts in.
+    expect(readFileSync(join(dir, 'ids', 'render-%41'), 'utf8')).toMatch(/^2 \d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/)
     // No temporary file is left behind after a successful write.
     expect(readdirSync(dir).sort()).toEqual(['expires', 'ids', 'usage'])
   })
@@ -114,7 +115,7 @@ describe('fs meter', () => {
       const text = readFileSync(join(dir, 'usage'), 'utf8')
       expect(text, 'the counter file holds a whole number').toMatch(/^[1-9][0-9]*$/)
       const ids = readdirSync(join(dir, 'ids')).filter((name) => !name.endsWith('.tmp'))
-      for (const id of ids) expect(readFileSync(join(dir, 'ids', id), 'utf8'), `ids/${id}`).toBe('1')
+      for (const id of ids) expect(readFileSync(join(dir, 'ids', id), 'utf8'), `ids/${id}`).toMatch(/^1 \d{4}-\d\d-\d\dT\d\d:00:00\.000Z$/)
       // The counter is written before the id: a kill in between leaves one unit counted without its id.
       expect(Number(text) - ids.length, `usage ${text} against ${ids.length} ids`).toBeGreaterThanOrEqual(0)
       expect(Number(text) - ids.length).toBeLessThanOrEqual(1)
@@ -137,6 +138,62 @@ describe('fs meter', () => {
     expect(() => fsMeter({} as never)).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_MISSING_OPTION' }))
     expect(() => fsMeter({ base: '' })).toThrow(expect.objectContaining({ code: 'ERR_MISSING_OPTION' }))
     expect(() => fsMeter({ base: 42 as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }))
+  })
+
+  it('fs › concurrent consumes of one window are written together: each gets its own usage, the counter and the hour agree, and every id refunds once', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    const at = new Date(Date.UTC(2026, 10, 23, 14, 30))
+    const hourFile = join(base, '@history', 'user-1', '2026-11', '23T14')
+    // 40 at once against a limit of 30, amounts of 1 and 2: grants in arrival order, never past the limit.
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => meter.consume({ ...request(`b${i}`, { amount: 1 + (i % 2), limit: 30 }), at })))
+    let usage = 0
+    const granted: number[] = []
+    results.forEach((result, i) => {
+      const amount = 1 + (i % 2)
+      if (usage + amount <= 30) {
+        usage += amount
+        granted.push(i)
+        expect(result, `consume ${i}`).toEqual({ granted: true, usage })
+      } else expect(result, `consume ${i}`).toEqual({ granted: false, usage })
+    })
+    expect(await meter.usage(key)).toBe(30)
+    expect(readFileSync(hourFile, 'utf8')).toBe('30')
+    expect(await meter.history({ subject: 'user-1', from: at, to: new Date(at.getTime() + 3_600_000) })).toEqual([{ hour: '2026-11-23T14:00:00.000Z', count: 30 }])
+    // No @hours file: each id's file holds its hour.
+    expect(existsSync(join(base, '2026-11', '@hours'))).toBe(false)
+    const refunds = await Promise.all(granted.map((i) => meter.refund({ ...key, id: `b${i}` })))
+    expect(refunds.every(Boolean)).toBe(true)
+    expect(await Promise.all(granted.map((i) => meter.refund({ ...key, id: `b${i}` })))).toEqual(granted.map(() => false))
+    expect(await meter.usage(key)).toBe(0)
+    expect(existsSync(hourFile), 'an hour refunded to 0 is deleted').toBe(false)
+  })
+
+  it('fs › an id written by an earlier version (its amount only, its hour in @hours) still refunds out of its hour', async () => {
+    const base = freshDir()
+    const dir = join(base, '2026-11', 'user-1')
+    mkdirSync(join(dir, 'ids'), { recursive: true })
+    mkdirSync(join(base, '2026-11', '@hours', 'user-1'), { recursive: true })
+    mkdirSync(join(base, '@history', 'user-1', '2026-11'), { recursive: true })
+    writeFileSync(join(dir, 'usage'), '5')
+    writeFileSync(join(dir, 'ids', 'old'), '2')
+    writeFileSync(join(base, '2026-11', '@hours', 'user-1', 'old'), '2026-11-23T14:00:00.000Z')
+    writeFileSync(join(base, '@history', 'user-1', '2026-11', '23T14'), '5')
+    const meter = fsMeter({ base })
+    expect(await meter.refund({ ...key, id: 'old' })).toBe(true)
+    expect(await meter.usage(key)).toBe(3)
+    expect(readFileSync(join(base, '@history', 'user-1', '2026-11', '23T14'), 'utf8')).toBe('3')
+    expect(existsSync(join(base, '2026-11', '@hours', 'user-1', 'old'))).toBe(false)
+    expect(await meter.refund({ ...key, id: 'old' })).toBe(false)
+  })
+
+  it('fs › an id file whose hour is not the start of an hour makes its refund reject and changes nothing', async () => {
+    const base = freshDir()
+    const meter = fsMeter({ base })
+    await meter.consume(request('a', { amount: 2 }))
+    writeFileSync(join(base, '2026-11', 'user-1', 'ids', 'a'), '2 2026-11-23T14:30:00.000Z')
+    await expect(meter.refund({ ...key, id: 'a' })).rejects.toThrow(expect.objectContaining({ code: 'ERR_STORAGE' }))
+    expect(await meter.usage(key)).toBe(2)
   })
 
   it('fs › creating a meter touches nothing on disk', () => {

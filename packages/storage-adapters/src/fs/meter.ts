@@ -8,9 +8,10 @@
  *
  * Layout under `base` (subjects, windows and ids percent-encoded, see `encodeSegment`):
  * - `<window>/<subject>/usage` holds the units used, `<window>/<subject>/ids/<id>` the amount of
- *   each granted consumption not yet refunded;
- * - `<window>/@hours/<subject>/<id>` the hour of that consumption's history (its first instant,
- *   `2026-11-23T14:00:00.000Z`), so a refund takes the units out of that hour;
+ *   each granted consumption not yet refunded and the hour of the history it counts in (its
+ *   first instant: `1 2026-11-23T14:00:00.000Z`), so a refund takes the units out of that hour;
+ * - `<window>/@hours/<subject>/<id>` that hour, for the ids of earlier versions, whose id file
+ *   holds the amount only (read by refunds; no longer written);
  * - `@history/<subject>/<YYYY-MM>/<DDTHH>` the net units of one UTC hour (`2026-11/23T14`),
  *   across windows. The hour's file is deleted when a refund brings it to 0.
  * - `<window>/<subject>/expires` the latest `expiresAt` (epoch ms) a consume gave the window.
@@ -24,6 +25,8 @@
  *
  * Consumes and refunds of one subject also share a mutex for its history (taken after the
  * window's, always in that order), since two windows of a subject may count in one hour.
+ * Consumes of one window that wait for its mutex are written together (see `consumeBatched`):
+ * one write of the counter and of the hour's count for all of them, then one file per id.
  *
  * @module fs/meter
  */
@@ -34,7 +37,8 @@ import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabil
 import fsDriver from 'unstorage/drivers/fs'
 import { readFileOrNull, renameFile, writeFileCreatingDir } from '../kit/fs-calls.js'
 import { directoryLock } from '../kit/locks.js'
-import { createMeterError, HOUR_MS, hourSlot, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
+import { createMeterError, HOUR_MS, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
+import { EXPIRES_FILE, HOURS_DIR, historyDirOf, historyKeysOf, keysOf, knownExpiry, rememberExpiry, settleAll, type PendingConsume } from './meter-layout.js'
 import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from '../kit/validate.js'
 
 /** Options of {@link fsMeter}. */
@@ -60,12 +64,6 @@ const ADAPTER_NAME = 'fs'
 const DEFAULT_GRACE_SECONDS = 7 * 24 * 60 * 60
 /** Consumes start a background sweep at most this often: rate windows of a minute pile up fast. */
 const SWEEP_INTERVAL_MS = 10 * 60_000
-/** The file of a window's expiry (no encoded subject or id is named like it: those are directories). */
-const EXPIRES_FILE = 'expires'
-/** The top directory of the usage history; `@` keeps it apart from every encoded window. */
-const HISTORY_DIR = '@history'
-/** The directory, in each window, of the hours of its consumptions. */
-const HOURS_DIR = '@hours'
 
 /**
  * Creates a meter that keeps its counts in files under `options.base`.
@@ -128,6 +126,21 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
     throw createMeterError(ADAPTER_NAME, operation, `Expected the start of an hour (like 2026-11-23T14:00:00.000Z) in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
   }
 
+  /** An id file: its amount and, written by this version, its hour (`2 2026-11-23T14:00:00.000Z`); null when there is none. */
+  const readGrant = async (key: string): Promise<{ amount: number; hour?: number } | null> => {
+    const text = await getItem(key, {})
+    if (text === null || text === undefined) return null
+    const space = text.indexOf(' ')
+    const count = space === -1 ? text : text.slice(0, space)
+    const hour = space === -1 ? undefined : Date.parse(text.slice(space + 1))
+    if (/^(0|[1-9][0-9]{0,15})$/.test(count) && Number.isSafeInteger(Number(count))) {
+      if (hour === undefined) return { amount: Number(count) }
+      if (Number.isFinite(hour) && hour % HOUR_MS === 0 && new Date(hour).toISOString() === text.slice(space + 1)) return { amount: Number(count), hour }
+    }
+    const found = text === '' ? 'an empty file' : `${text.length} characters that are not one`
+    throw createMeterError(ADAPTER_NAME, 'refund', `Expected a whole number ≥ 0, then optionally the start of an hour, in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
+  }
+
   /** The entries of a directory; none when it does not exist. */
   const list = async (key: string): Promise<string[]> => {
     try {
@@ -151,6 +164,79 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
     }
   }
 
+  /**
+   * Consumes of one window of one subject that arrive while an earlier one holds its lock are
+   * written together, in arrival order: one read and one write of the counter and of the hour's
+   * count for the batch, then one file per granted id. Each caller still gets its own result
+   * (granted or not, the usage after its own units) only once every file of the batch is
+   * written, so a granted consume is as durable as before, and a batch that fails rejects every
+   * consume in it.
+   */
+  const open = new Map<string, PendingConsume[]>()
+  const consumeBatched = (request: ConsumeRequest, keys: ReturnType<typeof keysOf>, hour: number): Promise<ConsumeResult> =>
+    new Promise((resolveConsume, rejectConsume) => {
+      const lockKey = `${root}\0${keys.window}`
+      let batch = open.get(lockKey)
+      if (batch === undefined) {
+        const pending: PendingConsume[] = []
+        batch = pending
+        open.set(lockKey, pending)
+        void withLock(lockKey, () =>
+          withLock(`${root}\0${historyDirOf(request.subject)}`, async () => {
+            // From here on, new consumes start the next batch.
+            if (open.get(lockKey) === pending) open.delete(lockKey)
+            try {
+              const results = await writeBatch(keys, pending)
+              pending.forEach((item, index) => item.resolve(results[index]!))
+            } catch (error) {
+              for (const item of pending) item.reject(error)
+            }
+          }),
+        )
+      }
+      batch.push({ request, id: keys.id, hour, resolve: resolveConsume, reject: rejectConsume })
+    })
+
+  /** The writes of one batch, under the window's and the subject history's locks. */
+  const writeBatch = async (keys: ReturnType<typeof keysOf>, batch: PendingConsume[]): Promise<ConsumeResult[]> => {
+    let usage = (await readCount(keys.usage, 'consume')) ?? 0
+    const results: ConsumeResult[] = []
+    const granted: PendingConsume[] = []
+    const perHour = new Map<number, number>()
+    for (const item of batch) {
+      if (usage + item.request.amount > item.request.limit) {
+        results.push({ granted: false, usage })
+        continue
+      }
+      usage += item.request.amount
+      results.push({ granted: true, usage })
+      granted.push(item)
+      perHour.set(item.hour, (perHour.get(item.hour) ?? 0) + item.request.amount)
+    }
+    if (granted.length === 0) return results
+    // Every read before the first write: a corrupt file rejects and changes nothing.
+    const hours = await Promise.all([...perHour].map(async ([hour, amount]) => {
+      const key = historyKeysOf(batch[0]!.request.subject, hour).hour
+      return { key, count: ((await readCount(key, 'consume')) ?? 0) + amount }
+    }))
+    // Counter first and ids last: a crash in between leaves units counted but not refundable
+    // (the user loses them), never refundable but not counted. Each id's file holds its amount
+    // and its hour, so every refundable id knows its hour; the hours' counts are written before.
+    await writeAtomic(keys.usage, String(usage))
+    await settleAll(hours.map(({ key, count }) => writeAtomic(key, String(count))))
+    await settleAll(granted.map((item) => writeAtomic(item.id, `${item.request.amount} ${new Date(item.hour).toISOString()}`)))
+    // The window's expiry, for the sweep: only ever moved later. What this process last wrote or
+    // read is remembered, so the file is read and written only when a consume moves it.
+    const expiresAt = Math.max(...granted.map((item) => item.request.expiresAt.getTime()))
+    const knownKey = `${root}\0${keys.window}`
+    if ((knownExpiry.get(knownKey) ?? -1) < expiresAt) {
+      const stored = (await readCount(keys.expires, 'consume')) ?? -1
+      if (stored < expiresAt) await writeAtomic(keys.expires, String(expiresAt))
+      rememberExpiry(knownKey, Math.max(stored, expiresAt))
+    }
+    return results
+  }
+
   let lastSweep = Date.now()
   /** Deletes every window whose expiry plus the grace period is before `now`; resolves with how many. */
   const sweep = async (now: Date): Promise<number> => {
@@ -164,6 +250,7 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
           // Read again under the window's lock: a consume may have moved it later meanwhile.
           const expires = await readCount(`${key}:${EXPIRES_FILE}`, 'sweep')
           if (expires === null || expires + graceMs > now.getTime()) return 0
+          knownExpiry.delete(`${root}\0${key}`)
           await rm(pathOf(key), { recursive: true, force: true })
           await rm(pathOf(`${window}:${HOURS_DIR}:${subject}`), { recursive: true, force: true })
           return 1
@@ -190,29 +277,7 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       }
       const keys = keysOf(request, request.id)
       const hour = hourStart((request.at ?? new Date()).getTime())
-      const history = historyKeysOf(request.subject, hour)
-      return wrapBackendErrors(ADAPTER_NAME, 'consume', () =>
-        withLock(`${root}\0${keys.window}`, () =>
-          withLock(`${root}\0${history.subject}`, async () => {
-            const usage = (await readCount(keys.usage, 'consume')) ?? 0
-            if (usage + request.amount > request.limit) return { granted: false, usage }
-            // Every read before the first write: a corrupt file rejects and changes nothing.
-            const inHour = (await readCount(history.hour, 'consume')) ?? 0
-            const next = usage + request.amount
-            // Counter first and id last: a crash in between leaves the unit counted but not
-            // refundable (the user loses one unit), never refundable but not counted. The id's
-            // hour is written before the id, so every refundable id knows its hour; it and the
-            // hour's count are independent files, written side by side.
-            await writeAtomic(keys.usage, String(next))
-            await settleAll([writeAtomic(history.hour, String(inHour + request.amount)), writeAtomic(keys.hour, new Date(hour).toISOString())])
-            await writeAtomic(keys.id, String(request.amount))
-            // The window's expiry, for the sweep: only ever moved later.
-            const expiresAt = request.expiresAt.getTime()
-            if (((await readCount(keys.expires, 'consume')) ?? -1) < expiresAt) await writeAtomic(keys.expires, String(expiresAt))
-            return { granted: true, usage: next }
-          }),
-        ),
-      )
+      return wrapBackendErrors(ADAPTER_NAME, 'consume', () => consumeBatched(request, keys, hour))
     },
 
     async refund(request: MeterKey & { id: string }): Promise<boolean> {
@@ -220,14 +285,16 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       const keys = keysOf(request, request.id)
       return wrapBackendErrors(ADAPTER_NAME, 'refund', () =>
         withLock(`${root}\0${keys.window}`, async () => {
-          const amount = await readCount(keys.id, 'refund')
-          if (amount === null) return false
+          const grant = await readGrant(keys.id)
+          if (grant === null) return false
+          const { amount } = grant
           const usage = (await readCount(keys.usage, 'refund')) ?? 0
           if (usage < amount) {
             throw createMeterError(ADAPTER_NAME, 'refund', `Expected at least ${amount} units in ${pathOf(keys.usage)} but found ${usage}. The files disagree; fix them by hand.`)
           }
-          // An id written before the history existed has no hour: its units leave no hour.
-          const hour = await readHour(keys.hour, 'refund')
+          // An id file of an older layout holds its amount only, its hour beside it in @hours
+          // (or none, written before the history existed: its units leave no hour).
+          const hour = grant.hour === undefined ? await readHour(keys.hour, 'refund') : grant.hour
           if (hour === null) {
             // Id first: a crash between the two steps loses this refund, never allows a second one.
             await removeItem(keys.id, {})
@@ -245,7 +312,7 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
               // The hour's file may be gone already (deleted by hand past the retention period).
               inHour === null ? undefined : inHour > amount ? writeAtomic(history.hour, String(inHour - amount)) : removeItem(history.hour, {}),
             ])
-            await removeItem(keys.hour, {})
+            if (grant.hour === undefined) await removeItem(keys.hour, {})
             return true
           })
         }),
@@ -300,49 +367,6 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       await driver.dispose?.()
     },
   }
-}
-
-// --- internal helpers ---
-
-/**
- * Waits for every write to settle, then rejects with the first failure: unlike `Promise.all`,
- * no write is still running once the lock is released.
- */
-async function settleAll(writes: Array<Promise<unknown> | unknown>): Promise<void> {
-  for (const result of await Promise.allSettled(writes)) if (result.status === 'rejected') throw result.reason
-}
-
-/** The unstorage keys of one window of one subject (`:` is the driver's directory separator). */
-function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string; hour: string; expires: string } {
-  const window = `${encodeSegment(key.window)}:${encodeSegment(key.subject)}`
-  return {
-    window,
-    usage: `${window}:usage`,
-    expires: `${window}:${EXPIRES_FILE}`,
-    id: `${window}:ids:${encodeSegment(id)}`,
-    hour: `${encodeSegment(key.window)}:${HOURS_DIR}:${encodeSegment(key.subject)}:${encodeSegment(id)}`,
-  }
-}
-
-/** The unstorage key of a subject's history directory, also the name of its lock. */
-function historyDirOf(subject: string): string {
-  return `${HISTORY_DIR}:${encodeSegment(subject)}`
-}
-
-/** The unstorage keys of a subject's history (see {@link historyDirOf}) and of its hour starting at `hour`. */
-function historyKeysOf(subject: string, hour: number): { subject: string; hour: string } {
-  const { month, slot } = hourSlot(hour)
-  const dir = historyDirOf(subject)
-  return { subject: dir, hour: `${dir}:${month}:${slot}` }
-}
-
-/**
- * Percent-encodes every character but `[a-z0-9_-]` (lowercase hex). The contract's alphabet
- * allows `:` (a separator for unstorage), `.` (`..` would climb out of `base`, a leading `.`
- * hides the file) and capitals (`User` and `user` are one file on macOS and Windows).
- */
-function encodeSegment(value: string): string {
-  return value.replace(/[^a-z0-9_-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
 /**
