@@ -41,7 +41,7 @@ describe('readPlanSettings', () => {
     expect(() => readPlanSettings({ LITHO_PLANS: dir })).toThrow(`LITHO_PLANS: ${JSON.stringify(dir)} is not a regular file`)
   })
 
-  it('plans › a LITHO_PLANS file larger than 1 MiB is refused before it is read', () => {
+  it('plans › a LITHO_PLANS file larger than 1 MiB (memory exhaustion at start) is refused before it is read', () => {
     const huge = join(dir, 'huge.json')
     writeFileSync(huge, Buffer.alloc(MAX_PLANS_FILE_BYTES + 1, 0x20))
     expect(() => readPlanSettings({ LITHO_PLANS: huge })).toThrow(`LITHO_PLANS: the file ${JSON.stringify(huge)} has ${MAX_PLANS_FILE_BYTES + 1} bytes, more than ${MAX_PLANS_FILE_BYTES}`)

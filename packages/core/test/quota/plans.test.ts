@@ -52,7 +52,7 @@ describe('parsePlanTable', () => {
     expect(Object.values(PLANS).map((p) => p.window)).toEqual(['month', 'month', 'month', 'month'])
   })
 
-  it('plans › each limit: 0 and MAX_PLAN_LIMIT accepted; -1, MAX_PLAN_LIMIT + 1, 1.5, "100" and a missing field refused, naming the field', () => {
+  it('plans › each limit: 0 and MAX_PLAN_LIMIT accepted; a limit past 10^15 (near where counters stop being exact integers, or the uncapped sentinel), -1, 1.5, "100" and a missing field (read as no cap) refused, naming the field', () => {
     for (const field of ['renders', 'templates', 'storageBytes'] as const) {
       expect(parsePlanTable({ p: { ...TEAM, [field]: 0 } }).p![field]).toBe(0)
       expect(parsePlanTable({ p: { ...TEAM, [field]: MAX_PLAN_LIMIT } }).p![field]).toBe(MAX_PLAN_LIMIT)
@@ -72,7 +72,7 @@ describe('parsePlanTable', () => {
     for (const bad of ['year', 'hour', 'Month', 7, null]) expect(tableError({ p: { ...TEAM, window: bad } }).message).toContain(`p.window: expected one of month, week, day, received ${JSON.stringify(bad)}`)
   })
 
-  it('plans › names: 1 and 32 characters accepted; 33, upper case, a leading "-" or "_", "" and "__proto__" refused', () => {
+  it('plans › names: 1 and 32 characters accepted; a name that could poison an object or a log ("__proto__", spaces, 33+ characters, upper case, a leading "-" or "_", "") refused', () => {
     expect(Object.keys(parsePlanTable({ a: TEAM, [`p${'x'.repeat(31)}`]: TEAM, 'team-2_b': TEAM }))).toEqual(['a', `p${'x'.repeat(31)}`, 'team-2_b'])
     for (const bad of [`p${'x'.repeat(32)}`, 'Team', '-team', '_team', '', 'te am', 'équipe']) expect(tableError({ [bad]: TEAM }).message).toContain('expected a plan name of 1 to 32 lowercase letters')
     // A JSON "__proto__" key is an own property of a parsed object: refused, never a prototype.
@@ -87,7 +87,7 @@ describe('parsePlanTable', () => {
     expect(tableError({ team: { ...TEAM, id: 'other' } }).message).toContain('team.id: expected the plan\'s name "team" (or no id), received "other"')
   })
 
-  it('plans › the table: an object of 1 to MAX_PLANS plans; none, more, an array, null or a plan that is not an object are refused', () => {
+  it('plans › the table: an object of 1 to MAX_PLANS plans; a table of more than 100 plans (an oversized config every error message would list), none, an array, null or a plan that is not an object are refused', () => {
     const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, TEAM]))
     expect(Object.keys(parsePlanTable(many(MAX_PLANS)))).toHaveLength(MAX_PLANS)
     expect(tableError(many(MAX_PLANS + 1)).message).toContain(`(table): expected at most ${MAX_PLANS} plans, received ${MAX_PLANS + 1}`)
