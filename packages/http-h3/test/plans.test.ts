@@ -2,13 +2,14 @@
 // plan table, with the quota headers of its limit and window; an uncapped plan; a user whose
 // stored plan the table lacks; a bad table refused when the app is made.
 import { PLANS, UNCAPPED_RENDERS, parsePlanTable } from '@litho/core'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLithoApp } from '../src/index.js'
-import { createHarness, expectError, type Harness } from './_harness.js'
+import { RENDER_URL, createHarness, expectError, type Harness } from './_harness.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 const plans = parsePlanTable({
-  daily: { renders: 2, templates: null, storageBytes: null, window: 'day' },
+  daily: { renders: 2, templates: 1, storageBytes: null, window: 'day' },
   weekly: { renders: 3, templates: null, storageBytes: null, window: 'week' },
   open: { renders: null, templates: null, storageBytes: null },
 })
@@ -92,6 +93,26 @@ describe('createLithoApp({ plans })', () => {
     expect(await h.meter.usage({ subject: user.id, window: '2026-11-23' })).toBe(1)
     await enqueue()
     await expectError(await enqueue(), 429, /\(2 a day\)/)
+  })
+
+  it('plans › the MCP create_design tool counts designs against the table (1 on daily), and names an unknown plan', async () => {
+    h = await createHarness({ plans, withOAuth: {} })
+    const call = async (user: Awaited<ReturnType<Harness['createUser']>>, name: string, args: Record<string, unknown>) => {
+      const token = await accessToken(user, { resource: `${RENDER_URL}/api/mcp` })
+      const transport = new StreamableHTTPClientTransport(new URL(`${RENDER_URL}/api/mcp`), { fetch: async (url, init) => h!.app.fetch(new Request(url, init)), requestInit: { headers: { authorization: `Bearer ${token}` } } })
+      const client = new Client({ name: 'plans-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
+      await client.connect(transport)
+      const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string }> }
+      await client.close()
+      return { isError: result.isError === true, text: result.content.map((c) => c.text ?? '').join('\n') }
+    }
+    const document = { version: 2, width: 100, height: 100, components: [] }
+    const daily = await h.createUser('daily', PASSWORD)
+    expect((await call(daily, 'create_design', { name: 'One', document })).isError).toBe(false)
+    const second = await call(daily, 'create_design', { name: 'Two', document })
+    expect(second).toMatchObject({ isError: true, text: expect.stringContaining('The daily plan allows 1 designs') })
+    const stranded = await h.createUser('free', PASSWORD)
+    expect(await call(stranded, 'create_design', { name: 'One', document })).toMatchObject({ isError: true, text: expect.stringContaining('This account is on the plan "free", which this server does not offer (plans: daily, weekly, open)') })
   })
 
   it('plans › without plans, the default table applies (free: 100 a month)', async () => {
