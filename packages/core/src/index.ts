@@ -72,7 +72,25 @@ export { listVariations, resolveVariation, type ResolvedVariation, type Variatio
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
 
 // Quotas
-export { PLAN_IDS, PLANS, isPlanId, type Plan, type PlanId } from './quota/plans.js'
+export {
+  MAX_PLAN_LIMIT,
+  MAX_PLANS,
+  PLAN_IDS,
+  PLAN_NAME,
+  PLAN_WINDOWS,
+  PLANS,
+  UNCAPPED_RENDERS,
+  isPlanId,
+  isPlanName,
+  parsePlanTable,
+  planOf,
+  renderLimitOf,
+  type DefaultPlanId,
+  type Plan,
+  type PlanId,
+  type PlanTable,
+  type PlanWindow,
+} from './quota/plans.js'
 export { quotaWindow, secondsUntil, type QuotaWindow } from './quota/window.js'
 export { countOwned, createOwned, deleteOwned, type OwnedCreate, type OwnedItems, type OwnedKind } from './quota/owned-count.js'
 export { storeRender, type StoreRenderServices, type StoredRender } from './service/store-render.js'

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs'
 import { LithoError } from '@litho/core/errors'
 import { defineCommand, renderUsage, type CommandDef, type ParsedArgs } from 'citty'
 import { CommandError } from './commands/command-error.js'
-import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, TOKEN_CREATE, TOKEN_REVOKE, USERS_CREATE, toCittyArgs, type CommandSpec } from './commands/definitions.js'
+import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, TOKEN_CREATE, TOKEN_REVOKE, USERS_CREATE, USERS_SET_PLAN, toCittyArgs, type CommandSpec } from './commands/definitions.js'
 import { UsageError } from './commands/usage-error.js'
 
 const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
@@ -47,8 +47,9 @@ const LITHO = defineCommand({
     serve: command('serve', SERVE, async (argv) => (await import('./commands/serve.js')).serveCommand(argv, { log: (line) => console.log(line) })),
     gc: command('gc', GC, async (argv) => (await import('./commands/gc.js')).gcCommand(argv, io)),
     render: command('render', RENDER, async (argv) => (await import('./commands/render.js')).renderCommand(argv, io)),
-    users: group('users', 'Manage users: create', {
+    users: group('users', 'Manage users: create, set-plan', {
       create: command('create', USERS_CREATE, async (argv) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io)),
+      'set-plan': command('set-plan', USERS_SET_PLAN, async (argv) => (await import('./commands/users-set-plan.js')).usersSetPlanCommand(argv, io)),
     }),
     keys: group('keys', 'Manage render keys: create, sign-url, link-secret', {
       create: command('create', KEYS_CREATE, async (argv) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io)),

@@ -28,6 +28,7 @@ import { malformedUrlResponse } from './app/malformed-url.js'
 import { errorJson } from './app/errors.js'
 import { ConfigError, createBackends, type LithoBackends } from './backends.js'
 import { createOAuthFromEnv } from './oauth-config.js'
+import { readPlanSettings } from './plans-config.js'
 import { backendChecks, createReadiness } from './readiness.js'
 import { createRequestGate } from './request-gate.js'
 import { readHostedRetentionDays, readSweepIntervalSeconds, startSweeper } from './retention.js'
@@ -108,6 +109,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const policy = networkPolicyFromEnv(env)
   const hostedRetentionDays = options.hostedRetentionDays !== undefined ? options.hostedRetentionDays : readHostedRetentionDays(undefined, env)
   const sweepIntervalSeconds = readSweepIntervalSeconds(env)
+  // LITHO_PLANS and LITHO_DEFAULT_PLAN: a bad table stops the server here, naming the field.
+  const { plans } = readPlanSettings(env)
 
   // The port must be known before the file URLs are: listen first, with a gate that holds
   // early requests until the app is ready (or answers 503), so none meets silence.
@@ -170,6 +173,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     renderer: pool,
     jobs: backends.jobs,
     queue: backends.queue,
+    plans,
     webhooks: {
       sender: createWebhookSender({ policy }),
       secrets: createWebhookSecrets(backends.authState),
@@ -192,6 +196,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     renderLinks: backends.renderLinks,
     renderer: pool,
     renderUrl: url,
+    plans,
     oauth: auth.oauth,
     jobs: { jobs: jobServices.jobs, queue: jobServices.queue, webhooks: jobServices.webhooks },
     trustProxy: env.LITHO_TRUST_PROXY === '1' || env.LITHO_TRUST_PROXY === 'true',

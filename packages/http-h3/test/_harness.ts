@@ -100,6 +100,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       queue: memoryJobQueue({ maxRuns: 20, closeTimeoutMs: 5_000 }),
       webhooks: { sender: createWebhookSender({ policy, timeoutMs: 2_000 }), secrets: createWebhookSecrets(authState), policy, ...(withJobs.scheduleMs ? { scheduleMs: withJobs.scheduleMs } : {}) },
       baseRetryMs: withJobs.baseRetryMs ?? 10,
+      ...(overrides.plans ? { plans: overrides.plans } : {}),
     }
     const runJob = createExportJobHandler(jobs)
     jobs.queue.start(runJob, { concurrency: 2, onGiveUp: runJob.onGiveUp })

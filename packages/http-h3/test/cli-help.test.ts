@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, type CommandSpec } from '../src/commands/definitions.js'
+import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, USERS_SET_PLAN, type CommandSpec } from '../src/commands/definitions.js'
 import { CHILD_ENV, CLI } from './_process.js'
 
 const litho = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -18,6 +18,7 @@ const COMMANDS: Array<[string, CommandSpec]> = [
   ['gc', GC],
   ['render', RENDER],
   ['users create', USERS_CREATE],
+  ['users set-plan', USERS_SET_PLAN],
   ['keys create', KEYS_CREATE],
   ['keys sign-url', KEYS_SIGN_URL],
   ['keys link-secret', KEYS_LINK_SECRET],

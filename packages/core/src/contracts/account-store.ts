@@ -14,6 +14,7 @@ export interface UserRecord {
   email: string
   /** A password hash string (scrypt); never the password. */
   passwordHash: string
+  /** The plan's name (`PLAN_NAME`): one of the server's plan table, checked by the server, not the store. */
   plan: PlanId
   /** ISO 8601 with an offset, set by the caller. */
   createdAt: string

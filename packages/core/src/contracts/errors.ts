@@ -46,14 +46,14 @@ export type LithoErrorCode =
   /** No render key has this id for this account (unknown, deleted, or another account's). */
   | 'ERR_KEY_NOT_FOUND'
   /**
-   * The account's plan allows no more designs (`PLANS[plan].templates`); `details` has `plan`,
+   * The account's plan allows no more designs (`templates` of its plan); `details` has `plan`,
    * `limit` and `count`. Deleting a design or moving to a larger plan makes room.
    */
   | 'ERR_TEMPLATE_LIMIT'
   /** No export job has this id (for this account). */
   | 'ERR_EXPORT_NOT_FOUND'
   /**
-   * Storing this render would pass the plan's storage limit (`PLANS[plan].storageBytes`); `details`
+   * Storing this render would pass the plan's storage limit (`storageBytes` of its plan); `details`
    * has `usage` and `limit` (bytes) and `bytes` (this file). Nothing was stored.
    */
   | 'ERR_STORAGE_QUOTA'
@@ -65,6 +65,11 @@ export type LithoErrorCode =
   | 'ERR_INSUFFICIENT_SCOPE'
   /** An export job's error only: the job queue gave up on it after its last run; nothing was charged. */
   | 'ERR_EXPORT_ABANDONED'
+  /**
+   * The account's stored plan is not in the server's plan table (the operator removed or renamed
+   * it); `details` has `plan` and `known` (the table's names). Nothing was metered.
+   */
+  | 'ERR_UNKNOWN_PLAN'
 
 const CODES = {
   ERR_INVALID_DESIGN: true,
@@ -90,6 +95,7 @@ const CODES = {
   ERR_BAD_SIGNATURE: true,
   ERR_INSUFFICIENT_SCOPE: true,
   ERR_EXPORT_ABANDONED: true,
+  ERR_UNKNOWN_PLAN: true,
 } as const satisfies Record<LithoErrorCode, true>
 
 /** Every {@link LithoErrorCode}, e.g. to document them or to check a code read from JSON. */

@@ -39,7 +39,25 @@ export {
 } from './errors.js'
 
 // Plans
-export { PLAN_IDS, PLANS, isPlanId, type Plan, type PlanId } from './plans.js'
+export {
+  MAX_PLAN_LIMIT,
+  MAX_PLANS,
+  PLAN_IDS,
+  PLAN_NAME,
+  PLAN_WINDOWS,
+  PLANS,
+  UNCAPPED_RENDERS,
+  isPlanId,
+  isPlanName,
+  parsePlanTable,
+  planOf,
+  renderLimitOf,
+  type DefaultPlanId,
+  type Plan,
+  type PlanId,
+  type PlanTable,
+  type PlanWindow,
+} from './plans.js'
 
 // Signed URLs: the pure pieces (the HMAC signer is `createUrlSigner` of `@litho/core`)
 export { MAX_SIGNED_URL_SECONDS, canonicalPath, type SignRequest, type UrlSigner, type UrlSignerOptions, type UrlSigningKey, type VerifyFailure } from './signing.js'

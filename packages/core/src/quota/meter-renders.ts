@@ -7,7 +7,7 @@
  */
 import type { Meter } from '../contracts/meter.js'
 import { LithoError } from '../errors.js'
-import { PLANS, type PlanId } from './plans.js'
+import { PLANS, planOf, renderLimitOf, type PlanId, type PlanTable } from './plans.js'
 import { quotaWindow, secondsUntil } from './window.js'
 
 /** Who is metered and when. */
@@ -15,6 +15,8 @@ export interface RenderMeterRequest {
   /** The account (user id). */
   subject: string
   plan: PlanId
+  /** The plan table `plan` is read from. @default PLANS */
+  plans?: PlanTable
   /** Renders to take: 1 per render, 1 per bulk item. */
   amount?: number
   /** Unique id of this consumption, for a later refund (a render or job id). */
@@ -50,17 +52,19 @@ export interface QuotaErrorBody {
 }
 
 /**
- * Takes `amount` renders from the subject's quota for the window containing `now`.
+ * Takes `amount` renders from the subject's quota for the plan's window containing `now`. An
+ * uncapped plan (`renders: null`) is still counted, against `UNCAPPED_RENDERS`.
  *
  * @throws LithoError `ERR_QUOTA_EXCEEDED` with `details` { usage, limit, remaining, resetAt
  * (ISO string), retryAfterSeconds } when the renders would pass the plan's limit; nothing
- * is taken then.
+ * is taken then. `ERR_UNKNOWN_PLAN` when the table has no such plan (nothing is taken).
  * @example
  * const grant = await meterRenders(meter, { subject: user.id, plan: user.plan, id: renderId, now: clock.now() })
  */
 export async function meterRenders(meter: Meter, request: RenderMeterRequest): Promise<RenderGrant> {
-  const window = quotaWindow(request.now)
-  const limit = PLANS[request.plan].renders
+  const plan = planOf(request.plans ?? PLANS, request.plan)
+  const window = quotaWindow(request.now, plan.window)
+  const limit = renderLimitOf(plan)
   const amount = request.amount ?? 1
   // `at`: the render is recorded in the usage history at the service clock's hour, not the meter's.
   const result = await meter.consume({ subject: request.subject, window: window.id, amount, limit, id: request.id, expiresAt: window.resetAt, at: request.now })
@@ -69,7 +73,7 @@ export async function meterRenders(meter: Meter, request: RenderMeterRequest): P
     const resetAt = window.resetAt.toISOString()
     throw new LithoError(
       'ERR_QUOTA_EXCEEDED',
-      `The render quota of the ${request.plan} plan (${limit} a month) is used up${amount > 1 ? ` for ${amount} more renders` : ''}; it resets at ${resetAt}`,
+      `The render quota of the ${request.plan} plan (${limit} a ${plan.window}) is used up${amount > 1 ? ` for ${amount} more renders` : ''}; it resets at ${resetAt}`,
       { details: { usage: result.usage, limit, remaining, resetAt, retryAfterSeconds: secondsUntil(window.resetAt, request.now) } },
     )
   }

@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import type { Meter } from '../contracts/meter.js'
 import { LithoError } from '../errors.js'
-import { PLANS, type PlanId } from './plans.js'
+import { PLANS, planOf, type PlanId, type PlanTable } from './plans.js'
 
 /** The storage of one account, as reported in usage: bytes held, and the plan's limit (null: none). */
 export interface StorageUsage {
@@ -34,12 +34,13 @@ const METER_ID = /^[A-Za-z0-9_.:-]{1,200}$/
  * Takes `bytes` of the account's storage for the file `key`, before it is put.
  *
  * @throws LithoError `ERR_STORAGE_QUOTA` with `details` { usage, limit, bytes } when the file would
- * pass the plan's storage limit; nothing is taken then.
+ * pass the plan's storage limit; nothing is taken then. `ERR_UNKNOWN_PLAN` when `plans` (default
+ * `PLANS`) has no such plan.
  * @example
  * await meterStorage(meter, { account: { id: 'u_1', plan: 'free' }, key: 'u_1/r_2.png', bytes: 48_213 })
  */
-export async function meterStorage(meter: Meter, request: { account: { id: string; plan: PlanId | null }; key: string; bytes: number }): Promise<void> {
-  const limit = request.account.plan === null ? null : PLANS[request.account.plan].storageBytes
+export async function meterStorage(meter: Meter, request: { account: { id: string; plan: PlanId | null }; key: string; bytes: number; plans?: PlanTable | undefined }): Promise<void> {
+  const limit = request.account.plan === null ? null : planOf(request.plans ?? PLANS, request.account.plan).storageBytes
   // A meter takes whole units ≥ 1: an empty file still holds a record.
   const amount = Math.max(1, Math.ceil(request.bytes))
   const result = await meter.consume({ subject: subjectOf(request.account.id), window: WINDOW, id: unitId(request.key), amount, limit: limit ?? NO_LIMIT, expiresAt: FOREVER })
@@ -63,8 +64,8 @@ function storageFull(plan: PlanId, limit: number, usage: number, bytes: number):
  * @throws LithoError `ERR_STORAGE_QUOTA` (`details.bytes` is 0) when the storage is full.
  * @example await assertStorageRoom(meter, { id: 'u_1', plan: 'free' })
  */
-export async function assertStorageRoom(meter: Pick<Meter, 'usage'>, account: { id: string; plan: PlanId }): Promise<void> {
-  const { usedBytes, limitBytes } = await storageUsage(meter, account)
+export async function assertStorageRoom(meter: Pick<Meter, 'usage'>, account: { id: string; plan: PlanId }, plans: PlanTable = PLANS): Promise<void> {
+  const { usedBytes, limitBytes } = await storageUsage(meter, account, plans)
   if (limitBytes !== null && usedBytes >= limitBytes) throw storageFull(account.plan, limitBytes, usedBytes, 0)
 }
 
@@ -78,13 +79,15 @@ export function refundStorage(meter: Meter, request: { accountId: string; key: s
 }
 
 /**
- * The account's stored bytes and its plan's limit.
+ * The account's stored bytes and its plan's limit (read from `plans`; a plan the table lacks
+ * reports no limit: usage is still shown).
  *
  * @example await storageUsage(meter, { id: 'u_1', plan: 'free' }) // { usedBytes: 48213, limitBytes: 500000000 }
  */
-export async function storageUsage(meter: Pick<Meter, 'usage'>, account: { id: string; plan?: PlanId | undefined }): Promise<StorageUsage> {
+export async function storageUsage(meter: Pick<Meter, 'usage'>, account: { id: string; plan?: PlanId | undefined }, plans: PlanTable = PLANS): Promise<StorageUsage> {
   const usedBytes = await meter.usage({ subject: subjectOf(account.id), window: WINDOW })
-  return { usedBytes, limitBytes: account.plan === undefined ? null : PLANS[account.plan].storageBytes }
+  const plan = account.plan === undefined || !Object.hasOwn(plans, account.plan) ? undefined : plans[account.plan]
+  return { usedBytes, limitBytes: plan?.storageBytes ?? null }
 }
 
 function subjectOf(accountId: string): string {

@@ -4,4 +4,22 @@
  *
  * @module quota/plans
  */
-export { PLAN_IDS, PLANS, isPlanId, type Plan, type PlanId } from '../contracts/plans.js'
+export {
+  MAX_PLAN_LIMIT,
+  MAX_PLANS,
+  PLAN_IDS,
+  PLAN_NAME,
+  PLAN_WINDOWS,
+  PLANS,
+  UNCAPPED_RENDERS,
+  isPlanId,
+  isPlanName,
+  parsePlanTable,
+  planOf,
+  renderLimitOf,
+  type DefaultPlanId,
+  type Plan,
+  type PlanId,
+  type PlanTable,
+  type PlanWindow,
+} from '../contracts/plans.js'

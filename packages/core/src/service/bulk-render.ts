@@ -15,7 +15,7 @@
 import { LithoError } from '../errors.js'
 import { meterRenders, type RenderGrant } from '../quota/meter-renders.js'
 import { settleRefund } from '../quota/settle-refund.js'
-import { PLANS } from '../quota/plans.js'
+import { PLANS, planOf, renderLimitOf } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { OutputFormat } from '../render/types.js'
 import { BULK_DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION } from '../render/defaults.js'
@@ -128,8 +128,9 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
   await Promise.all(Array.from({ length: concurrency }, worker))
 
   const succeeded = rows.filter((r) => r.success).length
-  const window = quotaWindow(now)
-  const limit = PLANS[account.plan].renders
+  const plan = planOf(services.plans ?? PLANS, account.plan)
+  const window = quotaWindow(now, plan.window)
+  const limit = renderLimitOf(plan)
   const usage = await services.meter.usage({ subject: account.id, window: window.id })
   const quota: QuotaState = { usage, limit, remaining: Math.max(0, limit - usage), resetAt: window.resetAt }
   return { body: { success: succeeded === rows.length, results: rows, summary: { total: rows.length, succeeded, failed: rows.length - succeeded } }, quota }
@@ -138,7 +139,7 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
 /** One unit per item, all or nothing (see the module comment). */
 async function meterAll(services: RenderServices, account: RenderAccount, bulkId: string, indexes: number[], now: Date): Promise<Map<number, RenderGrant>> {
   const grants = new Map<number, RenderGrant>()
-  const settled = await Promise.allSettled(indexes.map((index) => meterRenders(services.meter, { subject: account.id, plan: account.plan, id: `${bulkId}-${index}`, now })))
+  const settled = await Promise.allSettled(indexes.map((index) => meterRenders(services.meter, { subject: account.id, plan: account.plan, plans: services.plans, id: `${bulkId}-${index}`, now })))
   let failure: unknown
   settled.forEach((outcome, i) => {
     if (outcome.status === 'fulfilled') grants.set(indexes[i]!, outcome.value)
@@ -148,10 +149,11 @@ async function meterAll(services: RenderServices, account: RenderAccount, bulkId
   await Promise.all([...grants.values()].map((grant) => settleRefund(services, grant, 'bulk')))
   if (LithoError.isInstance(failure) && failure.code === 'ERR_QUOTA_EXCEEDED') {
     const details = failure.details as { usage: number; limit: number; resetAt: string; retryAfterSeconds: number }
-    const usage = await services.meter.usage({ subject: account.id, window: quotaWindow(now).id }).catch(() => details.usage)
+    const window = planOf(services.plans ?? PLANS, account.plan).window
+    const usage = await services.meter.usage({ subject: account.id, window: quotaWindow(now, window).id }).catch(() => details.usage)
     throw new LithoError(
       'ERR_QUOTA_EXCEEDED',
-      `The render quota of the ${account.plan} plan (${details.limit} a month) cannot cover ${indexes.length} renders (${Math.max(0, details.limit - usage)} left); it resets at ${details.resetAt}`,
+      `The render quota of the ${account.plan} plan (${details.limit} a ${window}) cannot cover ${indexes.length} renders (${Math.max(0, details.limit - usage)} left); it resets at ${details.resetAt}`,
       { details: { ...details, usage, remaining: Math.max(0, details.limit - usage) } },
     )
   }

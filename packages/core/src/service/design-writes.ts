@@ -27,7 +27,7 @@ import { invalidRequest } from '../_internal/messages.js'
 import { applyDesignPatch, type DesignPatch } from '../design/patch.js'
 import { LithoError } from '../errors.js'
 import { createOwned, deleteOwned, type OwnedItems } from '../quota/owned-count.js'
-import { PLANS, isPlanId, type PlanId } from '../quota/plans.js'
+import { PLANS, isPlanName, planOf, type PlanId, type PlanTable } from '../quota/plans.js'
 import type { Renderer } from '../render/renderer.js'
 import type { BearerAccount } from './bearer-services.js'
 import { checkDocument, parseInput, validated } from './check-document.js'
@@ -50,6 +50,8 @@ export interface AuthoringServices {
   meter: Meter
   /** @default the system clock */
   clock?: Clock
+  /** The plan table accounts' plans are read from (the template limit). @default PLANS */
+  plans?: PlanTable
 }
 
 /** An account's designs for the meter's count: the store's total seeds it. */
@@ -108,24 +110,25 @@ export interface UpdateDesignRequest {
  * with `publish: true`, as the published version (no draft). The id is `d_` + 12 random
  * base64url characters; the render code 22 (128 bits).
  *
- * Plans limit how many designs an account holds (`PLANS[plan].templates`: 50 on Free). The count
+ * Plans limit how many designs an account holds (the plan's `templates`: 50 on Free; the table is `services.plans`, `PLANS` by default). The count
  * is kept by the meter and taken atomically before the store write, so concurrent creations
  * never pass the limit (see `quota/owned-count`).
  *
  * @throws LithoError `ERR_INVALID_REQUEST` for a bad `name` (path `name`) or a `document` that is
  * not an object; `ERR_INVALID_DESIGN` listing every problem of the document, paths prefixed
  * `document.` (e.g. `document.components[1].fontSize`, with the component's key in the message);
- * `ERR_TEMPLATE_LIMIT` when the plan allows no more designs; store errors as they are.
+ * `ERR_TEMPLATE_LIMIT` when the plan allows no more designs; `ERR_UNKNOWN_PLAN` when the table has no such plan; store errors as they are.
  * @example
  * const design = await createDesign(services, { account: { id: 'u_1', plan: 'free' }, name: 'Card', document: { version: 2, width: 1080, height: 1080, components: [] } })
  * design.draft // the document; design.design === null until published
  */
-export async function createDesign(services: Pick<AuthoringServices, 'designs' | 'meter' | 'clock'>, request: CreateDesignRequest): Promise<DesignResource> {
+export async function createDesign(services: Pick<AuthoringServices, 'designs' | 'meter' | 'clock' | 'plans'>, request: CreateDesignRequest): Promise<DesignResource> {
   const { account } = request
   const input = parseInput(CreateDesignInputSchema, { name: request.name, document: request.document, publish: request.publish })
   // The caller's own object, not zod's copy: a copy made by assignment would turn a "__proto__" field into a prototype.
   const document = checkDocument(request.document, 'document')
-  if (!isPlanId(account.plan)) throw new TypeError(`account.plan: expected one of ${Object.keys(PLANS).join(', ')}, received ${JSON.stringify(account.plan)}`)
+  if (!isPlanName(account.plan)) throw new TypeError(`account.plan: expected a plan name, received ${JSON.stringify(account.plan)}`)
+  const limit = planOf(services.plans ?? PLANS, account.plan).templates
   const now = clockOf(services).now().toISOString()
   const publish = input.publish === true
   const record: DesignRecord = {
@@ -138,7 +141,6 @@ export async function createDesign(services: Pick<AuthoringServices, 'designs' |
     createdAt: now,
     updatedAt: now,
   }
-  const limit = PLANS[account.plan].templates
   // Counted atomically by the meter (quota/owned-count): the unit is taken before the store write.
   const outcome = await createOwned(services.meter, ownedDesigns(services, account.id), { id: record.id, limit }, async () => {
     try {

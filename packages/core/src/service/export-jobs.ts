@@ -26,7 +26,7 @@ import { LithoError } from '../errors.js'
 import { meterRenders, quotaOfGrant } from '../quota/meter-renders.js'
 import { assertStorageRoom } from '../quota/meter-storage.js'
 import { settleRefund, type RefundSettings } from '../quota/settle-refund.js'
-import { isPlanId, type PlanId } from '../quota/plans.js'
+import { PLANS, isPlanId, type PlanId, type PlanTable } from '../quota/plans.js'
 import { quotaWindow } from '../quota/window.js'
 import type { NetworkPolicy } from '../network/policy.js'
 import { DEFAULT_QUALITY } from '../render/defaults.js'
@@ -58,6 +58,8 @@ export interface ExportJobServices {
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
+  /** The plan table accounts' plans are read from (render limit and window, storage limit). @default PLANS */
+  plans?: PlanTable
   /** Where a refund the meter refused is recorded, and who is told (quota/settle-refund). @default retried, then reported */
   refunds?: RefundSettings
   /** Completion webhooks; without them a `webhookUrl` is refused. */
@@ -84,6 +86,8 @@ export interface ExportJobRequest {
   webhookUrl?: string
   /** The owner's plan when the job was queued: its storage limit applies when the file is stored. Absent in jobs queued before it was kept: counted without a limit. */
   plan?: PlanId
+  /** The meter window the render was taken in, for its refund. Absent in jobs queued before it was kept: the plan's window of `createdAt`. */
+  window?: string
 }
 
 /** The override inputs of a job: the query's, then the body's (which win). */
@@ -145,16 +149,16 @@ export async function enqueueExportJob(
   // Bad input (design, overrides, variation) is refused before anything is metered.
   await prepareExport(services, { account, id: input.id, params: request.params, overrides: overridesOf(request) })
   // A full storage is refused now, not after a render that could not be kept.
-  await assertStorageRoom(services.meter, account)
+  await assertStorageRoom(services.meter, account, services.plans)
   const now = clockOf(services).now()
   const exportId = newId('exp')
-  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: exportId, now })
+  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, plans: services.plans, id: exportId, now })
   const record: JobRecord = {
     id: exportId,
     ownerId: account.id,
     designId: input.id,
     status: 'queued',
-    request: { ...request, plan: account.plan } as unknown as Record<string, unknown>,
+    request: { ...request, plan: account.plan, window: grant.window } as unknown as Record<string, unknown>,
     attempts: 0,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
@@ -211,6 +215,14 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     await services.jobs.update(record)
   }
 
+  /** The window the job's render was taken in: recorded since plans have windows, else the plan's window of `createdAt`. */
+  function refundWindow(record: JobRecord): string {
+    const request = record.request as unknown as ExportJobRequest
+    if (typeof request.window === 'string') return request.window
+    const plans: PlanTable = services.plans ?? PLANS
+    return quotaWindow(new Date(record.createdAt), isPlanId(request.plan, plans) ? plans[request.plan]!.window : 'month').id
+  }
+
   async function run(record: JobRecord): Promise<JobOutcome | undefined> {
     const request = record.request as unknown as ExportJobRequest
     record.status = 'processing'
@@ -222,8 +234,8 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       const rendered = await renderPreparedDocument(services.renderer, prepared, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? DEFAULT_QUALITY })
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services, rendered, {
-        // A record is JSON from a store: anything but a known plan counts without a limit.
-        account: { id: record.ownerId, plan: isPlanId(request.plan) ? request.plan : null },
+        // A record is JSON from a store: anything but a plan of the table counts without a limit.
+        account: { id: record.ownerId, plan: isPlanId(request.plan, services.plans ?? PLANS) ? request.plan : null },
         renderId: record.id,
         replaces: true,
         delivery: request.delivery,
@@ -247,7 +259,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       record.error = { code, message: LithoError.isInstance(error) ? error.message : 'the export failed on the server; try again' }
       record.finishedAt = now().toISOString()
       // The render consumed at enqueue time is given back, exactly once (refund is idempotent by id).
-      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
+      await settleRefund(refunding, { subject: record.ownerId, window: refundWindow(record), id: record.id }, 'export-job')
       await save(record)
       return undefined
     }
@@ -301,7 +313,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
       record.status = 'failed'
       record.error = { code: EXPORT_ABANDONED, message: `the export could not be completed: the job queue ${reason}; nothing was charged, try again` }
       record.finishedAt = now().toISOString()
-      await settleRefund(refunding, { subject: record.ownerId, window: quotaWindow(new Date(record.createdAt)).id, id: record.id }, 'export-job')
+      await settleRefund(refunding, { subject: record.ownerId, window: refundWindow(record), id: record.id }, 'export-job')
       await save(record)
     }
     if (record.webhook?.state === 'pending') {

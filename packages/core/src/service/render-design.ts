@@ -93,7 +93,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
     if (request.ifNoneMatch?.(etag) === true) {
       // Every fetch of a render URL is a render of the quota (docs/quotas-and-plans.md), answered
       // from the client's cache or not: metered, nothing to refund (nothing can fail after it).
-      const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: newId('r'), now: clockOf(services).now() })
+      const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, plans: services.plans, id: newId('r'), now: clockOf(services).now() })
       return { delivery: 'not-modified', etag, warnings: prepared.warnings, quota: quotaOfGrant(grant) }
     }
     // What a remote URL serves may change: cache such output no longer than the images it used.
@@ -114,7 +114,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 }
 
 /** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
-export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock' | 'refunds' | 'outputCache'>
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock' | 'refunds' | 'outputCache' | 'plans'>
 
 /** A prepared render with its output options resolved (defaults applied by the caller). */
 export interface RenderPreparedRequest {
@@ -147,7 +147,7 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
   const { account, prepared, delivery } = request
   const now = clockOf(services).now()
   const renderId = newId('r')
-  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, id: renderId, now })
+  const grant = await meterRenders(services.meter, { subject: account.id, plan: account.plan, plans: services.plans, id: renderId, now })
   const quota: QuotaState = quotaOfGrant(grant)
   try {
     if (delivery === 'stream' && request.output !== undefined) return { ...(await streamOutput(services, request, request.output)), quota }

@@ -8,7 +8,7 @@ import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore, StoredFile } from '../contracts/file-store.js'
 import type { Meter } from '../contracts/meter.js'
 import type { RetentionIndex } from '../contracts/retention-index.js'
-import type { PlanId } from '../quota/plans.js'
+import type { PlanId, PlanTable } from '../quota/plans.js'
 import type { RefundSettings } from '../quota/settle-refund.js'
 import type { Renderer } from '../render/renderer.js'
 import type { OutputFormat } from '../render/types.js'
@@ -39,6 +39,11 @@ export interface RenderServices {
    * request says `strict=false`, instead of ignoring them. @default false
    */
   strictOverrides?: boolean
+  /**
+   * The plan table an account's `plan` is read from (its render limit and window, its storage
+   * limit): an operator's own (`parsePlanTable`). @default PLANS
+   */
+  plans?: PlanTable
 }
 
 /** Who a render is for: the account that owns the design and the quota. */

@@ -9,7 +9,7 @@ import type { Meter } from '../contracts/meter.js'
 import type { RetentionIndex } from '../contracts/retention-index.js'
 import { LithoError } from '../errors.js'
 import { meterStorage, refundStorage } from '../quota/meter-storage.js'
-import type { PlanId } from '../quota/plans.js'
+import type { PlanId, PlanTable } from '../quota/plans.js'
 import type { RenderResult } from '../render/render-document.js'
 import { extensionOf } from './prepare-render.js'
 import type { RenderedFile } from './services.js'
@@ -27,6 +27,8 @@ export interface StoreRenderServices {
   files: FileStore
   meter: Meter
   retention?: RetentionIndex | undefined
+  /** Where the account's storage limit is read. @default PLANS */
+  plans?: PlanTable | undefined
 }
 
 /**
@@ -51,7 +53,7 @@ export async function storeRender(
   const key = `${where.account.id}/${where.renderId}.${extensionOf(render.format)}`
   const visibility = where.delivery === 'hosted' ? 'public' : 'private'
   if (where.replaces) await refundStorage(meter, { accountId: where.account.id, key })
-  await meterStorage(meter, { account: where.account, key, bytes: render.bytes.byteLength })
+  await meterStorage(meter, { account: where.account, key, bytes: render.bytes.byteLength, plans: services.plans })
   try {
     const stored = await files.put(key, render.bytes, { contentType: render.contentType, visibility })
     const file: RenderedFile = { ...stored, format: render.format, width: render.width, height: render.height, variation: render.variation }

@@ -11,7 +11,7 @@
  * @module app/create-litho-app
  */
 import { H3, type H3Event } from 'h3'
-import type { Clock, ExportJobServices, OutputCache, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
+import type { Clock, ExportJobServices, OutputCache, PlanTable, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import type { AuthorizationServer, BearerVerifier } from '@litho/auth-adapters'
 import { createOpenApiDocument } from '../openapi/document.js'
@@ -70,6 +70,14 @@ export interface LithoAppOptions {
    * 400 naming each (with "did you mean") unless the request says `strict=false`. @default false
    */
   strictOverrides?: boolean
+  /**
+   * The plans accounts may be on: each plan's renders per window (`null`: not capped), designs
+   * (`templates`), `storageBytes` and `window` (`month`, `week` or `day`), checked now by
+   * `parsePlanTable` of `@litho/core` (docs/quotas-and-plans.md, "Your own plans"). A user whose
+   * stored plan is not in it is refused (403 `ERR_UNKNOWN_PLAN`) where the plan applies. Run the
+   * export-job handler with the same table (`plans` of its services). @default PLANS
+   */
+  plans?: PlanTable
   /**
    * The built-in OAuth authorization server (`createAuthorizationServer` of
    * `@litho/auth-adapters`), mounted at the paths of docs/authentication.md ("Orgs and issuers") when given.

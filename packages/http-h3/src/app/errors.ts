@@ -29,6 +29,8 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_BAD_SIGNATURE: 403,
   // The plan forbids storing more (like the design limit): not a rate, so not a 429, and not a 413 (the request was fine).
   ERR_STORAGE_QUOTA: 403,
+  // The account's stored plan is not in the server's table: the operator must move it to one.
+  ERR_UNKNOWN_PLAN: 403,
   ERR_STORE_CONFLICT: 409,
   // The request was well formed but what it points at (a remote image or font) failed.
   ERR_IMAGE_FETCH: 422,

@@ -130,7 +130,18 @@ export const USERS_CREATE = defineCommandSpec({
     email: EMAIL_HELP,
     password: { description: 'the password (visible to other local users: prefer --password-stdin or the prompt)', valueHint: 'P' },
     'password-stdin': { description: 'read the password from stdin (else it is asked for, not echoed, in a terminal)' },
-    plan: { description: 'free, basic, pro or unlimited (default: free)', valueHint: 'PLAN' },
+    plan: { description: 'a plan of the server (LITHO_PLANS; default table: free, basic, pro, unlimited); default: LITHO_DEFAULT_PLAN, else free', valueHint: 'PLAN' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho users set-plan`. */
+export const USERS_SET_PLAN = defineCommandSpec({
+  description: 'Move a user to another plan; prints {"userId","plan","previousPlan"} (usage so far is kept)',
+  options: { email: { type: 'string' }, plan: { type: 'string' }, ...DATA_OPTION },
+  help: {
+    email: EMAIL_HELP,
+    plan: { description: 'a plan of the server (LITHO_PLANS; default table: free, basic, pro, unlimited)', valueHint: 'PLAN', required: true },
     data: DATA_HELP,
   },
 })

@@ -14,6 +14,7 @@
 import { basename, extname } from 'node:path'
 import { parseArgs } from 'node:util'
 import { LithoError, createDesign, updateDesign, validateDesign } from '@litho/core'
+import { readPlanSettings } from '../plans-config.js'
 import { printJson, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { CommandError } from './command-error.js'
 import { DESIGNS_IMPORT } from './definitions.js'
@@ -43,12 +44,14 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
   // Throws LithoError ERR_INVALID_DESIGN listing every problem, before any store is opened.
   validateDesign(document)
 
+  // The template limit of the user's plan comes from the server's table (LITHO_PLANS).
+  const { plans } = readPlanSettings(io.env ?? process.env)
   return withBackends(values.data, io, async ({ accounts, designs, meter }) => {
     const user = await accounts.findUserByEmail(email)
     if (user === null) throw new CommandError(`no user with email ${email}`)
     // The same operations as the MCP tools and the HTTP routes (service/design-writes of
     // @litho/core): the atomic template count, the ids, the draft/publish rules live there.
-    const services = { designs, meter, clock: { now: () => io.now?.() ?? new Date() } }
+    const services = { designs, meter, plans, clock: { now: () => io.now?.() ?? new Date() } }
     const publish = values.publish === true
     try {
       const written =
@@ -65,6 +68,7 @@ export async function designsImportCommand(argv: string[], io: AdminCommandIo): 
     } catch (error) {
       // Someone else's design is reported exactly like a missing one.
       if (LithoError.isInstance(error) && error.code === 'ERR_DESIGN_NOT_FOUND') throw new CommandError(`no design ${values.id} owned by ${email}`)
+      if (LithoError.isInstance(error) && error.code === 'ERR_UNKNOWN_PLAN') throw new CommandError(`${email}: ${error.message}`)
       if (LithoError.isInstance(error) && error.code === 'ERR_TEMPLATE_LIMIT') {
         const { limit, count } = error.details as { limit: number; count: number }
         throw new CommandError(`${email} is on the ${user.plan} plan, which allows ${limit} designs, and has ${count}; import into an existing one with --id, or move the user to a larger plan`)

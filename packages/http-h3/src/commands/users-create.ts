@@ -1,6 +1,8 @@
 /**
- * `litho users create --email E [--password-stdin | --password P] [--plan free|basic|pro|unlimited] [--data DIR]`:
- * creates an account and prints `{"userId":"u_…","plan":"free"}`. The password comes from stdin
+ * `litho users create --email E [--password-stdin | --password P] [--plan PLAN] [--data DIR]`:
+ * creates an account and prints `{"userId":"u_…","plan":"free"}`. The plan is one of the
+ * server's table (`LITHO_PLANS`, else free, basic, pro, unlimited); without `--plan`,
+ * `LITHO_DEFAULT_PLAN` (else `free`). The password comes from stdin
  * (`--password-stdin`), else from a prompt with echo off when stdin is a terminal; `--password`
  * still works but warns, since a command line is visible to every local user.
  *
@@ -8,8 +10,9 @@
  */
 import { parseArgs } from 'node:util'
 import { hashPassword } from '@litho/auth-adapters'
-import { isPlanId, LithoError, PLANS, type PlanId } from '@litho/core'
+import { isPlanId, LithoError } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
+import { readPlanSettings } from '../plans-config.js'
 import { printJson, randomId, readEmail, withBackends, type AdminCommandIo } from './_admin.js'
 import { promptPassword, readPasswordFromPipe, type PasswordStdin } from './_password-input.js'
 import { CommandError } from './command-error.js'
@@ -45,8 +48,10 @@ export async function usersCreateCommand(argv: string[], io: UsersCreateIo): Pro
   })
   if (positionals.length > 0) throw new UsageError(`users create takes no positional arguments, received ${JSON.stringify(positionals[0])}`)
   const email = readEmail(values.email, 'users create')
-  const plan = values.plan ?? 'free'
-  if (!isPlanId(plan)) throw new UsageError(`--plan: expected one of ${Object.keys(PLANS).join(', ')}, received ${JSON.stringify(plan)}`)
+  // A bad LITHO_PLANS or LITHO_DEFAULT_PLAN is a ConfigError naming the variable.
+  const { plans, defaultPlan } = readPlanSettings(io.env ?? process.env)
+  const plan = values.plan ?? defaultPlan
+  if (!isPlanId(plan, plans)) throw new UsageError(`--plan: expected a plan of this server (${Object.keys(plans).join(', ')}), received ${JSON.stringify(plan)}`)
   const { password, source } = await readPassword(values.password, values['password-stdin'] === true, io)
   // The password itself never appears in a message.
   if ([...password].length < MIN_PASSWORD_LENGTH) throw new UsageError(`${source}: expected at least ${MIN_PASSWORD_LENGTH} characters`)
@@ -55,7 +60,7 @@ export async function usersCreateCommand(argv: string[], io: UsersCreateIo): Pro
   return withBackends(values.data, io, async ({ accounts }) => {
     if ((await accounts.findUserByEmail(email)) !== null) throw new CommandError(`a user with email ${email} already exists`)
     const now = (io.now?.() ?? new Date()).toISOString()
-    const user: UserRecord = { id: randomId('u_', 16), email, passwordHash: await hashPassword(password), plan: plan as PlanId, createdAt: now, updatedAt: now }
+    const user: UserRecord = { id: randomId('u_', 16), email, passwordHash: await hashPassword(password), plan, createdAt: now, updatedAt: now }
     try {
       await accounts.createUser(user)
     } catch (error) {

@@ -24,6 +24,7 @@ import {
   updateDesign,
   type Clock,
   type PlanId,
+  type PlanTable,
   type Renderer,
 } from '@litho/core'
 import type { DesignStore, Meter } from '@litho/core/contracts'
@@ -41,6 +42,8 @@ export interface LithoToolContext {
   renderUrl: string
   /** The user of the access token. */
   account: { id: string; plan: PlanId }
+  /** The plan table `account.plan` is read from (the design limit). @default PLANS */
+  plans?: PlanTable
 }
 
 /** Every tool, with the scope it needs. */
@@ -112,7 +115,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
       ].join('\n'),
     },
   )
-  const services = { designs: context.designs, renderer: context.renderer, meter: context.meter, clock: context.clock }
+  const services = { designs: context.designs, renderer: context.renderer, meter: context.meter, clock: context.clock, ...(context.plans ? { plans: context.plans } : {}) }
   const { account } = context
   const write = requireScopes('read', 'write')
 

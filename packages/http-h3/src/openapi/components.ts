@@ -58,7 +58,7 @@ export const QuotaErrorSchema = z.object({
     usage: z.number(),
     limit: z.number(),
     remaining: z.number(),
-    resetAt: dateTime('When the plan window resets: the 1st of next month, 00:00 UTC.'),
+    resetAt: dateTime('When the plan window resets: the 1st of next month, 00:00 UTC (next Monday or the next day on a weekly or daily plan).'),
   }),
 })
 

@@ -96,7 +96,7 @@ export function createOpenApiDocument(addresses: OpenApiAddresses, routes: reado
       title: 'Litho API',
       version: '1.0.0',
       description: [
-        'Renders stored designs to png, jpeg, webp and pdf, and gives the signed-in owner their designs, render configurations, exports, usage history and render keys. Every render (each GET, POST, bulk item and export, a queued export job included) counts as one call against the monthly plan quota.',
+        'Renders stored designs to png, jpeg, webp and pdf, and gives the signed-in owner their designs, render configurations, exports, usage history and render keys. Every render (each GET, POST, bulk item and export, a queued export job included) counts as one call against the plan quota (monthly, unless the server\'s plans count per week or day).',
         '',
         'Addresses: render endpoints (`/v1/…`, `/bulk`, `/files/…`) are relative to `{render_url}`; the design, export, analytics and settings endpoints and the protected-resource metadata to `{base_url}`; the authorization server to `{auth_url}`. Each path names its server.',
         '',

@@ -25,15 +25,19 @@ export const oauthErrorBody = (description: string, headers?: JsonSchema) => jso
 
 /** The quota headers of every metered response. */
 export const quotaResponseHeaders = {
-  'X-Quota-Limit': { description: "Renders a month on the account's plan.", schema: { type: 'integer' } },
+  'X-Quota-Limit': { description: "Renders per window on the account's plan (a month, unless the server's plans say a week or a day); `Number.MAX_SAFE_INTEGER` (2^53 - 1) on a plan without a render limit.", schema: { type: 'integer' } },
   'X-Quota-Remaining': { description: 'Renders left in this window.', schema: { type: 'integer' } },
   'X-Quota-Reset': { description: 'When the window resets (ISO 8601).', schema: { type: 'string', format: 'date-time' } },
 }
 
-/** The errors of every metered route: bad input, credentials, quota, a full render queue. */
+/** The 403 of an account whose stored plan the server's plan table lacks (docs/quotas-and-plans.md). */
+export const UNKNOWN_PLAN = "The account's plan is not one this server offers (`code` `ERR_UNKNOWN_PLAN`; the message names it and the known plans): nothing was metered; the operator moves the account to a plan of the table."
+
+/** The errors of every metered route: bad input, credentials, an unknown plan, quota, a full render queue. */
 export const commonErrors = {
   '400': errorBody('A parameter or the body is invalid; `message` names it.'),
   '401': errorBody('Missing, unknown or deactivated render key.'),
+  '403': errorBody(UNKNOWN_PLAN),
   '429': {
     description: 'Render quota used up; retry after `data.resetAt`.',
     headers: { 'Retry-After': { description: 'Seconds until the window resets.', schema: { type: 'integer' } }, ...quotaResponseHeaders },

@@ -4,7 +4,7 @@
  *
  * @module routes/app-context
  */
-import { createOutputCache, type Clock, type OutputCache, type RefundSettings, type RenderLinkSettings } from '@litho/core'
+import { createOutputCache, parsePlanTable, PLANS, type Clock, type OutputCache, type PlanTable, type RefundSettings, type RenderLinkSettings } from '@litho/core'
 import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
 import { getRequestIP, type H3Event } from 'h3'
@@ -43,6 +43,8 @@ export interface AppContext {
     /** The master key of signed render links: keys get link secrets. */
     renderLinks?: RenderLinkSettings
     outputCache?: OutputCache
+    /** The plan table (`plans` of the options, checked; `PLANS` without it). */
+    plans: PlanTable
   }
   authenticateKey: RenderKeyAuthenticator
   /** Checks bearer tokens; without it the bearer routes are not mounted. */
@@ -80,6 +82,7 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       ...(options.strictOverrides ? { strictOverrides: true } : {}),
       ...(options.renderLinks ? { renderLinks: options.renderLinks } : {}),
       ...outputCacheOf(options, clock, report),
+      plans: plansOf(options.plans),
     },
     authenticateKey: createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() }),
     verifier: options.bearer ?? options.oauth?.verifier,
@@ -103,5 +106,15 @@ function outputCacheOf(options: LithoAppOptions, clock: Clock, report: (error: u
       clock,
       onError: report,
     }),
+  }
+}
+
+/** The app's plan table: `PLANS`, or the option checked by `parsePlanTable` (a TypeError naming the option and the field). */
+function plansOf(plans: LithoAppOptions['plans']): PlanTable {
+  if (plans === undefined) return PLANS
+  try {
+    return parsePlanTable(plans)
+  } catch (error) {
+    throw Object.assign(new TypeError(`Expected option plans to be a plan table: ${(error as Error).message}`), { code: 'ERR_INVALID_ARG_VALUE' })
   }
 }

@@ -27,7 +27,7 @@ import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema, PaginatedExportJobsSchema } from '../openapi/components.js'
-import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
+import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL, UNKNOWN_PLAN } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject, type RouteDefinition } from './define-route.js'
 import { designIdParams, hasVerifier } from './design-routes.js'
@@ -62,7 +62,7 @@ const exportErrors = {
   '500': errorBody('The render failed (refunded).'),
   '503': commonErrors['503'],
 }
-const storedForbidden = { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: ${STORAGE_FULL}` }
+const storedForbidden = { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: ${STORAGE_FULL} Or: ${UNKNOWN_PLAN}` }
 /** The export query parameters; `expiresIn` only where the URL is signed. */
 const unsignedParams = ExportParamsSchema.omit({ expiresIn: true })
 
@@ -158,7 +158,7 @@ export const queueExportJobRoute = defineRoute({
     '202': jsonResponse('Queued.', ExportJobAckSchema, { Location: { description: 'The `pollUrl`.', schema: { type: 'string' } }, ...quotaResponseHeaders }),
     '400': errorBody('`delivery` is missing or not `hosted`/`signed`, `expiresIn` is given with `hosted`, another parameter or the body is invalid (`message` names it), `webhookUrl` is refused (not https, credentials, a blocked address, or webhooks not configured), an override value is invalid for its field, or the variation is unknown (`available` lists the valid ones).'),
     ...bearerErrors,
-    '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage of rendered files is already full (\`ERR_STORAGE_QUOTA\`, \`data.usage\`/\`data.limit\` in bytes; nothing metered). A job whose file no longer fits when it finishes fails with that code (refunded).` },
+    '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage of rendered files is already full (\`ERR_STORAGE_QUOTA\`, \`data.usage\`/\`data.limit\` in bytes; nothing metered). A job whose file no longer fits when it finishes fails with that code (refunded). Or: ${UNKNOWN_PLAN}` },
     '404': errorBody('No design of yours has this id, or it was never published and `draft` is not true.'),
     '413': exportErrors['413'],
     '429': commonErrors['429'],

@@ -35,8 +35,8 @@ function handlerOf(app: AppContext): ReturnType<typeof createMcpHandler> {
       // The route checked the token and read the account; it passes both in `authInfo.extra`.
       ({ authInfo }) => {
         const account = authInfo?.extra?.account as { id: string; plan: PlanId }
-        const { designs, renderer, meter } = app.services
-        return createLithoMcpServer({ designs, renderer, meter, clock: app.clock, renderUrl: app.renderUrl, account }, app.report)
+        const { designs, renderer, meter, plans } = app.services
+        return createLithoMcpServer({ designs, renderer, meter, plans, clock: app.clock, renderUrl: app.renderUrl, account }, app.report)
       },
       // 'auto': one JSON body unless a tool emits notifications first (then SSE).
       { onerror: (error) => app.report(error) },

@@ -8,7 +8,7 @@
 import { rotateRenderLinkSecret } from '@litho/core'
 import * as z from 'zod'
 import { LinkSecretSchema } from '../openapi/components.js'
-import { bearerErrors, errorBody, jsonResponse, STORAGE_FULL } from '../openapi/responses.js'
+import { bearerErrors, errorBody, jsonResponse, STORAGE_FULL, UNKNOWN_PLAN } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 import { hasVerifier } from './design-routes.js'
@@ -29,7 +29,7 @@ export const RENDER_LINK_QUERY: readonly OpenApiObject[] = [
 
 /** The 403 of `GET /v1/:design_id`: a full storage, or a refused signed link. */
 export const RENDER_LINK_403 = errorBody(
-  `${STORAGE_FULL} A signed link that is refused is a 403 too, \`code\` \`ERR_BAD_SIGNATURE\` with a \`reason\`: \`bad_signature\`, \`expired\`, \`exp_too_far\`, \`unknown_key\` (revoked or never existed), \`key_inactive\`, \`no_link_secret\` or \`links_disabled\`; a malformed link (\`exp\`, \`kid\`, \`sig\`), a render key beside it or a stored delivery is a 400.`,
+  `${STORAGE_FULL} A signed link that is refused is a 403 too, \`code\` \`ERR_BAD_SIGNATURE\` with a \`reason\`: \`bad_signature\`, \`expired\`, \`exp_too_far\`, \`unknown_key\` (revoked or never existed), \`key_inactive\`, \`no_link_secret\` or \`links_disabled\`; a malformed link (\`exp\`, \`kid\`, \`sig\`), a render key beside it or a stored delivery is a 400. Or: ${UNKNOWN_PLAN}`,
 )
 
 /** Mounted with bearer tokens and a render-link master key (`litho serve` has both). */

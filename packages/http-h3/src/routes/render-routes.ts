@@ -12,7 +12,7 @@ import { renderLinkOf } from '../app/render-link.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
 import { BulkResponseSchema, RenderResultSchema } from '../openapi/components.js'
 import { ifNoneMatchParam, withConditionalGet } from '../openapi/conditional.js'
-import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
+import { commonErrors, errorBody, quotaResponseHeaders, STORAGE_FULL, UNKNOWN_PLAN } from '../openapi/responses.js'
 import { defineRoute, type OpenApiObject } from './define-route.js'
 import { RENDER_LINK_403, RENDER_LINK_QUERY } from './render-link-routes.js'
 
@@ -51,7 +51,7 @@ const renderResponses = {
   },
   ...commonErrors,
   '400': errorBody('A parameter or the body is invalid; `message` names it. With `strict=true` (or the server\'s `LITHO_STRICT_OVERRIDES=1`), also an override key that names no overridable field: `code` `ERR_INVALID_OVERRIDE`, `unknown` lists each key with its `suggestion` ("did you mean"), `valid` the keys that exist.'),
-  '403': errorBody(STORAGE_FULL),
+  '403': errorBody(`${STORAGE_FULL} Or: ${UNKNOWN_PLAN}`),
   '404': errorBody('No published design of this account has this render code. Given the `_id` of one of your own designs instead, the message names the render code to use.'),
   '413': errorBody('The body is larger than the limit.'),
   '422': errorBody('A remote image or font the design needs could not be fetched or decoded.'),

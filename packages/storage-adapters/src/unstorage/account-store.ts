@@ -62,11 +62,12 @@ const BATCH_SIZE = 100
 /** Every method of the port: the Redis store forwards each to the store it loads. */
 export const METHODS = ['createUser', 'getUser', 'findUserByEmail', 'updateUser', 'createKey', 'getKey', 'findKeyByHash', 'listKeys', 'setKeyActive', 'markKeyUsed', 'deleteKey', 'setKeyLinkSalt'] as const
 
-/** The plans of `@litho/core` (`PlanId`), kept here so this module does not load the renderer. */
-const PLAN_IDS = ['free', 'basic', 'pro', 'unlimited'] as const satisfies ReadonlyArray<UserRecord['plan']>
-// Fails to compile when `PlanId` gains a plan that PLAN_IDS lacks.
-const planIdsAreComplete: Exclude<UserRecord['plan'], (typeof PLAN_IDS)[number]> extends never ? true : false = true
-void planIdsAreComplete
+/**
+ * The shape of a plan name (`PLAN_NAME` of `@litho/core/contracts`, kept here so this module does
+ * not load zod): a store accepts any plan an operator's table may name; whether the plan is in
+ * the server's table is the server's check, not the store's.
+ */
+const PLAN_NAME = /^[a-z0-9][a-z0-9_-]{0,31}$/
 
 /**
  * Creates an account store over an unstorage instance. Options are checked now; the storage
@@ -342,7 +343,7 @@ function serializeUser(user: unknown): string {
     throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected passwordHash to be 1 to ${MAX_PASSWORD_HASH_LENGTH} characters but received another string`)
   }
   if (typeof plan !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected plan to be a string but received ${describe(plan)}`)
-  if (!(PLAN_IDS as readonly string[]).includes(plan)) throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected plan to be one of ${PLAN_IDS.join(', ')} but received another string`)
+  if (!PLAN_NAME.test(plan)) throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected plan to be a plan name (1 to 32 of a-z, 0-9, "_", "-", starting with a letter or digit) but received another string')
   kit.assertTimestamp('createdAt', createdAt)
   kit.assertTimestamp('updatedAt', updatedAt)
   return JSON.stringify({ id, email, passwordHash, plan, createdAt, updatedAt })

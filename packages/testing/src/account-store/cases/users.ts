@@ -18,6 +18,18 @@ export const usersCases: readonly AccountStoreCase[] = [
     },
   },
   {
+    title: "account store › keeps a plan of an operator's own table (any plan name, not only the default four)",
+    async run({ store, user }) {
+      for (const plan of ['team', 'gold-2026', 'a', `p${'x'.repeat(31)}`]) {
+        const created = user({ plan })
+        await store.createUser(created)
+        expect((await store.getUser(created.id))?.plan).toBe(plan)
+        await store.updateUser({ ...created, plan: 'free' })
+        expect((await store.getUser(created.id))?.plan).toBe('free')
+      }
+    },
+  },
+  {
     title: 'account store › getUser and findUserByEmail of unknown ones return null',
     async run({ store, user }) {
       const missing = user()
