@@ -1,0 +1,57 @@
+// One `litho serve` (the real CLI, a temp data dir, a seeded user and design) and one headless
+// Chromium (Debian's /usr/bin/chromium, never a downloaded one) for a test file.
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { processFixture } from '../../http-h3/test/_process.js'
+
+export const EMAIL = 'ann@example.com'
+export const PASSWORD = 'correct horse battery staple'
+export const SHOTS = fileURLToPath(new URL('../../../docs/console/', import.meta.url))
+
+export interface ConsoleFixture {
+  url: string
+  key: string
+  renderCode: string
+  browser: Browser
+  page: Page
+  litho: ReturnType<typeof processFixture>['litho']
+  close(): Promise<void>
+}
+
+export async function startConsole(prefix: string): Promise<ConsoleFixture> {
+  const fixture = processFixture(prefix)
+  const { key, renderCode } = await fixture.seed(EMAIL, PASSWORD)
+  const url = await fixture.serve(0).ready
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
+  const page = await context.newPage()
+  mkdirSync(SHOTS, { recursive: true })
+  return {
+    url,
+    key,
+    renderCode,
+    browser,
+    page,
+    litho: fixture.litho,
+    async close() {
+      await browser.close()
+      fixture.cleanup()
+    },
+  }
+}
+
+/** Opens the console and signs in through the authorization server's own pages. */
+export async function signIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/console/`)
+  await page.getByLabel('Email').fill(EMAIL)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  // The consent page, unless the server skips it for its own console.
+  const allow = page.getByRole('button', { name: 'Allow' })
+  const designs = page.getByRole('heading', { name: 'Designs', level: 1 })
+  await allow.or(designs).first().waitFor()
+  if (await allow.isVisible()) await allow.click()
+  await designs.waitFor()
+}

@@ -1,0 +1,100 @@
+// The console in a real browser against a real `litho serve`: sign-in through the OAuth pages,
+// the gallery, the playground's live preview, a render key from creation to revocation, and the
+// usage chart counting the renders just made. Screenshots go to docs/console/.
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { SHOTS, signIn, startConsole, type ConsoleFixture } from './_console.js'
+
+// Runs in the page (the test's own types have no DOM): decodes both images, counts differing pixels.
+const PIXELS_DIFFERING = `async ([a, b]) => {
+  const pixels = async (src) => {
+    const image = new Image()
+    image.src = src
+    await image.decode()
+    const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight)
+    const context = canvas.getContext('2d')
+    context.drawImage(image, 0, 0)
+    return context.getImageData(0, 0, canvas.width, canvas.height).data
+  }
+  const [x, y] = await Promise.all([pixels(a), pixels(b)])
+  if (x.length !== y.length) return x.length
+  let count = 0
+  for (let i = 0; i < x.length; i += 4) if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) count++
+  return count
+}`
+
+let c: ConsoleFixture
+beforeAll(async () => {
+  c = await startConsole('litho-console-')
+})
+afterAll(() => c?.close())
+
+it('signs in through the OAuth pages and shows the seeded design in the gallery', async () => {
+  const { page } = c
+  await signIn(page, c.url)
+  for (const name of ['Designs', 'API keys', 'Usage', 'Exports']) await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).isVisible()).resolves.toBe(true)
+  await page.getByRole('link', { name: /^small/ }).waitFor()
+  await page.locator('.thumb img').first().waitFor()
+  await page.screenshot({ path: join(SHOTS, 'designs.png') })
+})
+
+it('changes the Preview image when title.text changes', async () => {
+  const { page } = c
+  await page.getByRole('link', { name: /^small/ }).click()
+  const preview = page.getByRole('img', { name: 'Preview', exact: true })
+  await preview.waitFor()
+  const before = await preview.getAttribute('src')
+  await page.getByLabel('title.text').fill('A different title')
+  await expect.poll(() => preview.getAttribute('src'), { timeout: 15_000 }).not.toBe(before)
+  const after = (await preview.getAttribute('src'))!
+  const differing = await page.evaluate<number>(`(${PIXELS_DIFFERING})(${JSON.stringify([before, after])})`)
+  expect(differing).toBeGreaterThan(50)
+  await page.screenshot({ path: join(SHOTS, 'playground.png'), fullPage: true })
+})
+
+it('creates a key whose lk_ secret renders, and revoking it makes the same render 401', async () => {
+  const { page } = c
+  await page.getByRole('link', { name: 'API keys', exact: true }).click()
+  await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
+  await page.getByLabel('Key name').fill('Console test')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  const secret = await page.getByLabel('Key secret').inputValue()
+  expect(secret).toMatch(/^lk_/)
+  await page.screenshot({ path: join(SHOTS, 'api-keys.png') })
+  const render = `${c.url}/v1/${c.renderCode}?format=png&key=${encodeURIComponent(secret)}`
+  const ok = await fetch(render)
+  expect(ok.status).toBe(200)
+  expect(ok.headers.get('content-type')).toBe('image/png')
+  await page.getByRole('button', { name: /^Revoke Console test/ }).click()
+  await page.getByRole('button', { name: 'Confirm revoke' }).click()
+  await page.getByRole('cell', { name: 'Console test', exact: true }).waitFor({ state: 'detached' })
+  expect((await fetch(render)).status).toBe(401)
+})
+
+it('shows the renders just made on the usage chart', async () => {
+  const { page } = c
+  await page.getByRole('link', { name: 'Usage', exact: true }).click()
+  await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor()
+  await page.getByLabel('Range').selectOption({ label: 'Last 24 hours' })
+  const chart = page.getByRole('img', { name: /^Renders by hour: \d+ in total/ })
+  await chart.waitFor()
+  const total = Number(/: (\d+) in total/.exec((await chart.getAttribute('aria-label'))!)![1])
+  expect(total).toBeGreaterThanOrEqual(1)
+  await page.screenshot({ path: join(SHOTS, 'usage.png') })
+})
+
+it('lists export jobs and webhook deliveries', async () => {
+  const { page } = c
+  await page.getByRole('link', { name: 'Exports', exact: true }).click()
+  await page.getByRole('heading', { name: 'Exports', level: 1 }).waitFor()
+  await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor()
+  await page.screenshot({ path: join(SHOTS, 'exports.png') })
+})
+
+it('signs out: the refresh token is revoked and the sign-in session ends', async () => {
+  const { page } = c
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign out' }).click()
+  await page.getByRole('button', { name: 'Sign in' }).waitFor()
+  expect(new URL(page.url()).pathname).toBe('/console/')
+})
