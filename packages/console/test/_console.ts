@@ -55,3 +55,21 @@ export async function signIn(page: Page, url: string): Promise<void> {
   if (await allow.isVisible()) await allow.click()
   await designs.waitFor()
 }
+
+/** An access token for EMAIL from the server's OAuth flow (a registered loopback client), to check through the API what the console did. */
+export async function apiToken(url: string): Promise<string> {
+  const { createHash, randomBytes } = await import('node:crypto')
+  const { Browser: FormBrowser } = await import('../../http-h3/test/_browser.js')
+  const metadata = (await (await fetch(`${url}/.well-known/oauth-protected-resource`)).json()) as { authorization_servers: string[] }
+  const org = new URL(metadata.authorization_servers[0]!).pathname.split('/').pop()!
+  const redirectUri = 'http://127.0.0.1:7777/cb'
+  const registered = await fetch(`${url}/api/v1/auth/oauth2/register?org=${org}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' }) })
+  const { client_id } = (await registered.json()) as { client_id: string }
+  const verifier = randomBytes(32).toString('base64url')
+  const authorize = new URL(`${url}/api/v1/auth/oauth2/authorize`)
+  for (const [k, v] of Object.entries({ client_id, redirect_uri: redirectUri, response_type: 'code', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })) authorize.searchParams.set(k, v)
+  const redirect = await new FormBrowser((u, init) => fetch(u, init)).authorize(authorize.href, { email: EMAIL, password: PASSWORD })
+  const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!
+  const tokens = await fetch(`${url}/api/v1/auth/oauth2/token?org=${org}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id, code_verifier: verifier }) })
+  return ((await tokens.json()) as { access_token: string }).access_token
+}

@@ -3,7 +3,7 @@
 // usage chart counting the renders just made. Screenshots go to docs/console/.
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { SHOTS, signIn, startConsole, type ConsoleFixture } from './_console.js'
+import { SHOTS, apiToken, signIn, startConsole, type ConsoleFixture } from './_console.js'
 
 // Runs in the page (the test's own types have no DOM): decodes both images, counts differing pixels.
 const PIXELS_DIFFERING = `async ([a, b]) => {
@@ -89,6 +89,39 @@ it('lists export jobs and webhook deliveries', async () => {
   await page.getByRole('heading', { name: 'Exports', level: 1 }).waitFor()
   await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor()
   await page.screenshot({ path: join(SHOTS, 'exports.png') })
+})
+
+it('edits visually: a drag and Save draft change the draft, not the published render until Publish', async () => {
+  const { page } = c
+  const token = await apiToken(c.url)
+  const render = async () => Buffer.from(await (await fetch(`${c.url}/v1/${c.renderCode}?format=png&key=${encodeURIComponent(c.key)}`)).arrayBuffer())
+  const published = await render()
+  await page.getByRole('link', { name: 'Designs', exact: true }).click()
+  await page.getByRole('link', { name: /^small/ }).click()
+  await page.getByRole('link', { name: 'Edit', exact: true }).click()
+  await page.getByRole('img', { name: 'Canvas' }).waitFor()
+  const id = new URL(page.url()).pathname.split('/')[3]!
+  const title = page.getByRole('button', { name: 'title (text)' })
+  const box = (await title.boundingBox())!
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width / 2 + 90, box.y + box.height / 2 + 120, { steps: 6 })
+  await page.mouse.up()
+  await expect.poll(async () => Number(await page.getByLabel('X', { exact: true }).inputValue())).toBeGreaterThan(10)
+  await title.press('ArrowRight')
+  const x = Number(await page.getByLabel('X', { exact: true }).inputValue())
+  const y = Number(await page.getByLabel('Y', { exact: true }).inputValue())
+  expect(y).toBeGreaterThan(10)
+  await page.getByRole('button', { name: 'Save draft' }).click()
+  await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor()
+  await page.screenshot({ path: join(SHOTS, 'editor.png'), fullPage: true })
+  const stored = (await (await fetch(`${c.url}/designs/v2/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { design: { components: Array<{ key: string; x: number; y: number }> }; draft: { components: Array<{ key: string; x: number; y: number }> } }
+  expect(stored.draft.components.find((k) => k.key === 'title')).toMatchObject({ x, y })
+  expect(stored.design.components.find((k) => k.key === 'title')).toMatchObject({ x: 10, y: 10 })
+  expect((await render()).equals(published)).toBe(true)
+  await page.getByRole('button', { name: 'Publish' }).click()
+  await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
+  expect((await render()).equals(published)).toBe(false)
 })
 
 it('signs out: the refresh token is revoked and the sign-in session ends', async () => {

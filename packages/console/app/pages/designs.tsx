@@ -28,7 +28,7 @@ export function DesignsPage() {
     setCreating(null)
     try {
       const created = await api<Design>('/designs/v2', { method: 'POST', json: { name: 'Untitled card', document: { version: 2, width: 1200, height: 630, background: '#ffffff', components: [] } } })
-      navigate(`designs/${created._id}`)
+      navigate(`designs/${created._id}/edit`)
     } catch (error) {
       setCreating(error)
     }
