@@ -42,17 +42,14 @@ export async function startConsole(prefix: string): Promise<ConsoleFixture> {
   }
 }
 
-/** Opens the console and signs in through the authorization server's own pages. */
+/** Opens the console and signs in through the authorization server's own sign-in page. */
 export async function signIn(page: Page, url: string): Promise<void> {
   await page.goto(`${url}/console/`)
   await page.getByLabel('Email').fill(EMAIL)
   await page.getByLabel('Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  // The consent page, unless the server skips it for its own console.
-  const allow = page.getByRole('button', { name: 'Allow' })
+  // The console is the service's own client: no consent page.
   const designs = page.getByRole('heading', { name: 'Designs', level: 1 })
-  await allow.or(designs).first().waitFor()
-  if (await allow.isVisible()) await allow.click()
   await designs.waitFor()
 }
 

@@ -37,7 +37,7 @@ export function consoleClient(url: string): PreIssuedClient | null {
   const redirectUri = `${url}/console/`
   const { protocol, hostname } = new URL(redirectUri)
   if (protocol !== 'https:' && !(protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname))) return null
-  return { clientId: CONSOLE_CLIENT_ID, clientName: 'Litho Console', redirectUris: [redirectUri] }
+  return { clientId: CONSOLE_CLIENT_ID, clientName: 'Litho Console', redirectUris: [redirectUri], firstParty: true }
 }
 
 /**

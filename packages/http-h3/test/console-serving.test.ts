@@ -8,7 +8,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consoleCsp } from '../src/app/console.js'
 import { consoleClient } from '../src/oauth-config.js'
+import { Browser } from './_browser.js'
 import { createHarness, type Harness } from './_harness.js'
+import { PASSWORD, REDIRECT, oauthHelpers, pkce } from './_oauth.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'litho-console-assets-'))
 let h: Harness
@@ -95,8 +97,43 @@ describe('the console assets', () => {
 
 describe('the console OAuth client', () => {
   it('redirects to {base_url}/console/, and only where that URI would be accepted', () => {
-    expect(consoleClient('https://litho.example.com')).toEqual({ clientId: 'litho-console', clientName: 'Litho Console', redirectUris: ['https://litho.example.com/console/'] })
+    expect(consoleClient('https://litho.example.com')).toEqual({ clientId: 'litho-console', clientName: 'Litho Console', redirectUris: ['https://litho.example.com/console/'], firstParty: true })
     expect(consoleClient('http://127.0.0.1:3000')?.redirectUris).toEqual(['http://127.0.0.1:3000/console/'])
     expect(consoleClient('http://litho.lan:3000')).toBeNull()
+  })
+})
+
+describe('a first-party client (the console)', () => {
+  let oauth: Harness
+  const { authorizeUrl, fetchApp, register } = oauthHelpers(() => oauth)
+  beforeAll(async () => {
+    oauth = await createHarness({ withOAuth: { clients: [{ clientId: 'own-app', clientName: 'Own app', redirectUris: [REDIRECT], firstParty: true }, { clientId: 'partner', clientName: 'Partner', redirectUris: [REDIRECT] }] } })
+  })
+  afterAll(() => oauth.close())
+
+  it('gets its code right after the sign-in, without the consent page', async () => {
+    const user = await oauth.createUser('pro', PASSWORD)
+    const browser = new Browser(fetchApp)
+    const url = authorizeUrl('own-app', { code_challenge: pkce().challenge })
+    const page = await (await browser.request(url)).text()
+    expect(page).toContain('>Sign in</button>')
+    const signedIn = await browser.submit(page, url, { email: user.email, password: PASSWORD })
+    expect(signedIn.status).toBe(302)
+    expect(new URL(signedIn.headers.get('location')!).searchParams.get('code')).toBeTruthy()
+    // With the session now open, at once.
+    const again = await browser.request(authorizeUrl('own-app', { code_challenge: pkce().challenge }))
+    expect(again.status).toBe(302)
+    expect(new URL(again.headers.get('location')!).searchParams.get('code')).toBeTruthy()
+  })
+
+  it('consent skipping: a configured client without firstParty, or a registered one claiming it, still asks', async () => {
+    const user = await oauth.createUser('pro', PASSWORD)
+    const browser = new Browser(fetchApp)
+    const url = authorizeUrl('partner', { code_challenge: pkce().challenge })
+    const signedIn = await browser.submit(await (await browser.request(url)).text(), url, { email: user.email, password: PASSWORD })
+    expect(await signedIn.text()).toContain('>Allow</button>')
+    const { client_id } = await register({ firstParty: true, first_party: true })
+    const registered = await browser.request(authorizeUrl(client_id, { code_challenge: pkce().challenge }))
+    expect(await registered.text()).toContain('>Allow</button>')
   })
 })
