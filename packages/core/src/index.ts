@@ -148,7 +148,7 @@ export {
 } from './render/images/index.js'
 // The service operations (transport-free; the HTTP adapter maps them to routes)
 export type { Clock } from './contracts/clock.js'
-export { JOB_STATUSES, type JobStatus } from './contracts/job-queue.js'
+export { JOB_STATUSES, MAX_LISTED_JOBS, type JobStatus } from './contracts/job-queue.js'
 export {
   BULK_DEFAULT_FORMAT,
   BulkItemSchema,
@@ -324,3 +324,12 @@ export {
   type ExportJobServices,
   type ExportJobView,
 } from './service/export-jobs.js'
+export { ExportWebhookDeliverySchema, ListExportJobsParamsSchema } from './contracts/schemas/export-jobs.js'
+export {
+  listExportJobs,
+  listWebhookDeliveries,
+  parseListExportJobsParams,
+  type ExportWebhookDelivery,
+  type ListExportJobsParams,
+  type Paginated,
+} from './service/export-job-list.js'

@@ -183,6 +183,8 @@ describe('GET /openapi.json', () => {
       ['/designs/v2/{id}/export/jobs', 'post', 'write', ['202', '400', '401', '403', '404', '413', '429', '503'], 'ExportJobAck'],
       ['/analytics/api', 'get', 'read', ['200', '400', '401', '403'], 'UsageResponse'],
       ['/analytics/exports/{exportId}', 'get', 'read', ['200', '401', '403', '404'], 'ExportJob'],
+      ['/analytics/exports', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedExportJobs'],
+      ['/settings/webhook-deliveries', 'get', 'read', ['200', '400', '401', '403'], 'PaginatedWebhookDeliveries'],
       ['/settings/api-keys', 'get', 'read', ['200', '400', '401', '403'], 'ApiKeyList'],
       ['/settings/api-keys', 'post', 'write', ['201', '400', '401', '403', '413'], 'CreatedApiKey'],
       ['/settings/api-keys/{id}', 'delete', 'write', ['200', '401', '403', '404'], 'DeletedApiKey'],
@@ -205,6 +207,9 @@ describe('GET /openapi.json', () => {
     const params = (path: string, method = 'get') => Object.fromEntries(doc.paths[path][method].parameters.map((p: any) => [p.name, p]))
     expect(params('/designs/v2').$page).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, default: 1 } })
     expect(params('/designs/v2').$limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    for (const path of ['/analytics/exports', '/settings/webhook-deliveries']) expect(params(path).$limit).toMatchObject({ in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
+    expect(doc.components.schemas.PaginatedExportJobs.properties.docs.items).toEqual({ $ref: '#/components/schemas/ExportJob' })
+    expect(doc.components.schemas.PaginatedWebhookDeliveries.properties.docs.items).toEqual({ $ref: '#/components/schemas/WebhookDelivery' })
     expect(params('/settings/api-keys').$limit).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } })
     expect(params('/analytics/api')).toMatchObject({
       start: { schema: { type: 'string', format: 'date-time' } },

@@ -3,7 +3,7 @@
 // Keys live under a base unique to the run and are deleted at the end; nothing else is touched.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { JobRecord } from '@litho/core/contracts'
+import { MAX_LISTED_JOBS, type JobRecord } from '@litho/core/contracts'
 import { runJobStoreConformance } from '@litho/testing/job-queue'
 import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
@@ -31,11 +31,33 @@ const job = (id: string, fields: Partial<JobRecord> = {}): JobRecord => ({
 })
 
 describe('unstorage job store', () => {
-  it('unstorage › one key per job, <base>:<id>, holding the JSON of the port fields only, in a fixed order', async () => {
+  it('unstorage › an owner with more jobs than MAX_LISTED_JOBS: the listing keeps the newest ones and its index stays bounded, every record still readable', async () => {
+    const storage = createStorage({ driver: memoryDriver() })
+    const store = unstorageJobStore({ storage })
+    const count = MAX_LISTED_JOBS + 5
+    for (let i = 0; i < count; i++) await store.create(job(`exp_${i}`, { createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString() }))
+    const first = await store.listByOwner!('acct_1', { offset: 0, limit: 2 })
+    expect(first.total).toBe(MAX_LISTED_JOBS)
+    expect(first.items.map((j) => j.id)).toEqual([`exp_${count - 1}`, `exp_${count - 2}`])
+    const last = await store.listByOwner!('acct_1', { offset: MAX_LISTED_JOBS - 1, limit: 100 })
+    expect(last.items.map((j) => j.id)).toEqual(['exp_5'])
+    expect(await storage.getKeys('litho:jobs-index:all:acct_1:')).toHaveLength(MAX_LISTED_JOBS)
+    expect(await store.get('exp_0')).not.toBeNull()
+  })
+
+  it('unstorage › an index entry whose record is missing (a crash between the writes) is skipped', async () => {
+    const storage = createStorage({ driver: memoryDriver() })
+    const store = unstorageJobStore({ storage })
+    await store.create(job('exp_1'))
+    await storage.setItemRaw('litho:jobs-index:all:acct_1:001767225600000_exp_ghost', '1')
+    expect((await store.listByOwner!('acct_1', { offset: 0, limit: 10 })).items.map((j) => j.id)).toEqual(['exp_1'])
+  })
+
+  it('unstorage › one key per job, <base>:<id>, holding the JSON of the port fields only, in a fixed order, and its owner index entry beside <base>', async () => {
     const storage = createStorage({ driver: memoryDriver() })
     const store = unstorageJobStore({ storage, base: 'app:jobs' })
     await store.create({ ...job('exp_1'), extra: 'dropped' } as JobRecord)
-    expect(await storage.getKeys()).toEqual(['app:jobs:exp_1'])
+    expect((await storage.getKeys()).sort()).toEqual([`app:jobs-index:all:acct_1:${String(Date.parse('2026-01-01T00:00:00.000Z')).padStart(15, '0')}_exp_1`, 'app:jobs:exp_1'])
     expect(await storage.getItemRaw('app:jobs:exp_1')).toBe(
       '{"id":"exp_1","ownerId":"acct_1","designId":"d_1","status":"queued","request":{"format":"png"},"attempts":0,"createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z"}',
     )
@@ -85,13 +107,14 @@ describe('unstorage job store', () => {
     expect(() => redisJobStore({ base: 'a/b' })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_VALUE' }))
   })
 
-  it('fs › one file per job, <base>/litho/jobs/<id>, written through .litho-tmp; a damaged file rejects with ERR_STORAGE', async () => {
+  it('fs › one file per job, <base>/litho/jobs/<id>, and its owner index entry, written through .litho-tmp; a damaged file rejects with ERR_STORAGE', async () => {
     const base = join(root, 'layout')
     const store = fsJobStore({ base })
     try {
       await store.create(job('exp_1'))
       await store.update(job('exp_1', { status: 'processing', attempts: 1 }))
       expect(readdirSync(join(base, 'litho', 'jobs'))).toEqual(['exp_1'])
+      expect(readdirSync(join(base, 'litho', 'jobs-index', 'all', 'acct_1'))).toEqual([`${String(Date.parse('2026-01-01T00:00:00.000Z')).padStart(15, '0')}_exp_1`])
       expect(JSON.parse(readFileSync(join(base, 'litho', 'jobs', 'exp_1'), 'utf8'))).toStrictEqual(job('exp_1', { status: 'processing', attempts: 1 }))
       expect(readdirSync(join(base, '.litho-tmp'))).toEqual([])
       mkdirSync(join(base, 'litho', 'jobs'), { recursive: true })
@@ -102,13 +125,13 @@ describe('unstorage job store', () => {
     }
   })
 
-  it('redis › one string per job, <base>:<id>, holding the JSON', async () => {
+  it('redis › one string per job, <base>:<id>, holding the JSON, and its owner index entry', async () => {
     const base = `${redisBase}:layout`
     const store = redisJobStore({ url: REDIS_URL, base })
     try {
       await store.create(job('exp_1'))
       expect(JSON.parse((await admin.get(`${base}:exp_1`))!)).toStrictEqual(job('exp_1'))
-      expect(await admin.keys(`${base}:*`)).toEqual([`${base}:exp_1`])
+      expect((await admin.keys(`${base}*`)).sort()).toEqual([`${base}-index:all:acct_1:${String(Date.parse('2026-01-01T00:00:00.000Z')).padStart(15, '0')}_exp_1`, `${base}:exp_1`])
     } finally {
       await store.dispose?.()
     }

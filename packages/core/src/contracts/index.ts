@@ -22,7 +22,7 @@ export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'
 export type { Clock } from './clock.js'
 export type { RetainedFile, RetentionIndex } from './retention-index.js'
-export { JOB_STATUSES, type JobOutcome, type JobQueue, type JobQueueStartOptions, type JobRecord, type JobStatus, type JobStore, type QueuedJob, type WebhookAttempt } from './job-queue.js'
+export { JOB_STATUSES, MAX_LISTED_JOBS, type JobOutcome, type JobQueue, type JobQueueStartOptions, type JobRecord, type JobStatus, type JobStore, type QueuedJob, type WebhookAttempt } from './job-queue.js'
 
 // Errors
 export {
@@ -108,7 +108,7 @@ export {
   type RenderParams,
 } from './schemas/render-params.js'
 export { EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, ExportParamsSchema, type ExportParams } from './schemas/export-params.js'
-export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema, WebhookAttemptSchema } from './schemas/export-jobs.js'
+export { EXPORT_JOB_MAX_RUNS, ExportJobAckSchema, ExportJobViewSchema, ExportWebhookDeliverySchema, ListExportJobsParamsSchema, WebhookAttemptSchema } from './schemas/export-jobs.js'
 export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat } from './formats.js'
 /** The defaults of a render. */
 export { BULK_DEFAULT_DELIVERY, BULK_DEFAULT_FORMAT, DEFAULT_DELIVERY, DEFAULT_EXPIRES_IN_MINUTES, DEFAULT_FORMAT, DEFAULT_QUALITY, EXPORT_DEFAULT_FORMAT, MASTER_VARIATION } from './defaults.js'

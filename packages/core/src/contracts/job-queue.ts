@@ -45,6 +45,9 @@ export interface JobRecord {
   webhook?: { url: string; state: 'pending' | 'delivered' | 'failed'; attempts: WebhookAttempt[]; nextAttemptAt?: string }
 }
 
+/** Most recent jobs of one owner that {@link JobStore.listByOwner} lists; older ones stay readable by id. */
+export const MAX_LISTED_JOBS = 1000
+
 /**
  * Stores job records. Every implementation passes the job-store suite of `@litho/testing`.
  *
@@ -54,6 +57,11 @@ export interface JobRecord {
  * - `create` rejects with a LithoError `ERR_STORE_CONFLICT` when the id is taken.
  * - `update` replaces the record (last write wins); only the worker running a job writes it,
  *   and the caller serialises its own writes.
+ * - `listByOwner` (optional: the listing of `GET /analytics/exports` needs it) gives the owner's
+ *   jobs newest first (by `createdAt`, then id), at most {@link MAX_LISTED_JOBS} of them (older
+ *   ones may be forgotten by the listing, never by `get`), a page of at most 100 records, with
+ *   `total` the number listed. With `webhooks: true`, only the jobs created with a `webhook`
+ *   (their deliveries). It may lag behind `create` briefly, like the design list.
  * - Invalid arguments reject with coded TypeErrors; backend failures with `ERR_STORAGE`.
  */
 export interface JobStore {
@@ -61,6 +69,8 @@ export interface JobStore {
   create(record: JobRecord): Promise<void>
   get(id: string): Promise<JobRecord | null>
   update(record: JobRecord): Promise<boolean>
+  /** The owner's jobs (with `webhooks`, those with a webhook), newest first: `offset` ≥ 0, `limit` 1-100. */
+  listByOwner?(ownerId: string, page: { offset: number; limit: number; webhooks?: boolean }): Promise<{ items: JobRecord[]; total: number }>
   dispose?(): Promise<void>
 }
 

@@ -16,6 +16,8 @@ import {
   DesignResourceSchema,
   ExportJobAckSchema,
   ExportJobViewSchema,
+  ExportWebhookDeliverySchema,
+  MAX_LISTED_JOBS,
   OUTPUT_FORMATS,
   PaginatedDesignsSchema,
   PreviewDesignInputSchema,
@@ -110,6 +112,21 @@ export const ExportSignedResultSchema = z.object({
 export const ExportJobSchema = ExportJobViewSchema.extend({ file: StoredFileSchema.optional() }).meta({
   description: 'An export job record as its owner sees it. Optional fields appear once they apply.',
 })
+
+/** The fields of a page of a list, as the design list has them. */
+const pageFields = (what: string) => ({
+  page: z.int().meta({ description: 'This page, from 1.' }),
+  totalPages: z.int().meta({ description: 'Pages at this `$limit`; at least 1 (with none, page 1 is empty).' }),
+  hasNextPage: z.boolean(),
+  totalDocs: z.int().meta({ description: `${what} listed (the newest ${MAX_LISTED_JOBS} export jobs of the account at most).` }),
+  limit: z.int().meta({ description: 'The page size used.' }),
+})
+
+/** A page of the account's export jobs. */
+export const PaginatedExportJobsSchema = z.object({ docs: z.array(ExportJobSchema).meta({ description: 'Newest first (by `createdAt`).' }), ...pageFields('Export jobs') })
+
+/** A page of the account's completion webhooks and their delivery attempts. */
+export const PaginatedWebhookDeliveriesSchema = z.object({ docs: z.array(ExportWebhookDeliverySchema).meta({ description: 'Newest export first.' }), ...pageFields('Webhooks') })
 
 /** The webhook signing secret. */
 export const WebhookSecretSchema = z.object({
@@ -249,6 +266,9 @@ export const RENDER_COMPONENTS = defineComponents(
     PreviewDesignRequest: PreviewDesignBodySchema,
     DesignPreview: DesignPreviewSchema,
     ComponentBox: ComponentBoxSchema,
+    PaginatedExportJobs: PaginatedExportJobsSchema,
+    WebhookDelivery: ExportWebhookDeliverySchema,
+    PaginatedWebhookDeliveries: PaginatedWebhookDeliveriesSchema,
   },
   ['Design', 'ApiKey'],
 )

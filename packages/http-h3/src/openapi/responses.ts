@@ -56,6 +56,6 @@ export const bearerErrors = {
 
 /** The scopes of the built-in authorization server, as OpenAPI describes them. */
 export const SCOPE_DESCRIPTIONS: Record<(typeof SCOPES)[number], string> = {
-  read: 'Read designs, render configs, usage, export jobs and the list of API keys.',
+  read: 'Read designs and render configs, preview designs (not metered), read usage, export jobs, webhook deliveries and the list of API keys.',
   write: 'Create, change, publish and delete designs, export designs (each export is a metered render), create and delete render API keys, and read and rotate the webhook signing secret.',
 }

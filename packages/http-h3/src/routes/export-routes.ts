@@ -15,6 +15,10 @@ import {
   exportDesign,
   exportOverrides,
   getExportJob,
+  ListExportJobsParamsSchema,
+  MAX_LISTED_JOBS,
+  listExportJobs,
+  parseListExportJobsParams,
   parseExportJobRequest,
   parseExportParams,
   type ExportDelivery,
@@ -22,7 +26,7 @@ import {
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { quotaHeaders, renderOutcomeResponse } from '../app/render-response.js'
-import { ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema } from '../openapi/components.js'
+import { ExportJobSchema, ExportSignedResultSchema, ExportUploadResultSchema, PaginatedExportJobsSchema } from '../openapi/components.js'
 import { bearerErrors, commonErrors, errorBody, jsonResponse, quotaResponseHeaders, STORAGE_FULL } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute, type OpenApiObject, type RouteDefinition } from './define-route.js'
@@ -31,6 +35,12 @@ import { IMAGE_CONTENT, overridesParam } from './render-routes.js'
 
 /** Mounted with a bearer verifier and export jobs. */
 export const hasJobs = (app: AppContext) => app.verifier !== undefined && app.options.jobs !== undefined
+
+/** Mounted with export jobs whose store can list (`listByOwner`, optional in the port). */
+export const hasJobList = (app: AppContext) => hasJobs(app) && typeof app.options.jobs!.jobs.listByOwner === 'function'
+
+/** The 400 of the job lists. */
+export const listParamsError = errorBody('`$page` is not a whole number ≥ 1, or `$limit` not one from 1 to 100 (or either is given twice); `message` names it.')
 
 const reserved = EXPORT_RESERVED_KEYS.map((k) => `\`${k}\``).join(', ')
 const exportDescription = `One render against the quota, consumed before rendering and refunded if the export fails; a 429 when the quota is used up. Bad input (400, 404) costs nothing. Parameters may also be given in the JSON body (\`draft\` as a JSON boolean there); the query wins. The body's other keys are overrides, after the reserved keys (${reserved}) are stripped; override dot-paths are also accepted in the query. Without \`draft\`, the published version is exported (a design never published is a 404 saying to pass \`draft=true\`).`
@@ -180,4 +190,25 @@ export const getExportJobRoute = defineRoute({
     '404': errorBody("No export job of yours has this id (another account's job is not found either)."),
   },
   handler: async ({ app, account, param }) => json(await getExportJob({ ...app.services, ...app.options.jobs! }, { account, id: param('exportId') }), 200, { 'cache-control': 'no-store' }),
+})
+
+/** `GET /analytics/exports`: the user's export jobs, newest first. */
+export const listExportJobsRoute = defineRoute({
+  method: 'GET',
+  path: '/analytics/exports',
+  server: 'base',
+  auth: { kind: 'bearer', scope: 'read' },
+  cors: { kind: 'bearer' },
+  when: hasJobList,
+  operationId: 'listExportJobs',
+  tags: ['exports'],
+  summary: 'List your export jobs, newest first, a page at a time',
+  description: `Each job as \`GET /analytics/exports/{exportId}\` shows it (status, the file's \`url\` once it succeeded, \`error\` once it failed, the webhook and its attempts). Paged like \`/designs/v2\`: \`$page\` from 1, \`$limit\` 1-100, \`totalPages\` and \`hasNextPage\` in the body. The newest ${MAX_LISTED_JOBS} jobs of the account are listed; older ones stay readable by id. Answered with \`Cache-Control: no-store\`. Mounted when the app has export jobs whose store can list (\`litho serve\`'s can).`,
+  query: [ListExportJobsParamsSchema],
+  responses: {
+    '200': jsonResponse('A page of export jobs.', PaginatedExportJobsSchema),
+    '400': listParamsError,
+    ...bearerErrors,
+  },
+  handler: async ({ app, account, event }) => listExportJobs(app.options.jobs!, { account, ...parseListExportJobsParams(event.url.searchParams) }),
 })

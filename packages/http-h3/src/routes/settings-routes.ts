@@ -24,6 +24,9 @@ import {
   getUsage,
   invalidRequest,
   listApiKeys,
+  listWebhookDeliveries,
+  ListExportJobsParamsSchema,
+  parseListExportJobsParams,
   parseCreateKeyBody,
   parseListKeysParams,
   parseUsageParams,
@@ -32,12 +35,12 @@ import {
 import { createRenderKey } from '@litho/auth-adapters'
 import * as z from 'zod'
 import { json } from '../app/errors.js'
-import { DeletedApiKeySchema, WebhookSecretSchema } from '../openapi/components.js'
+import { DeletedApiKeySchema, PaginatedWebhookDeliveriesSchema, WebhookSecretSchema } from '../openapi/components.js'
 import { bearerErrors, errorBody, jsonResponse } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute } from './define-route.js'
 import { hasVerifier } from './design-routes.js'
-import { hasJobs } from './export-routes.js'
+import { hasJobList, hasJobs, listParamsError } from './export-routes.js'
 
 /** Largest body of `POST /settings/api-keys`: a name fits in far less. */
 const KEY_BODY_LIMIT = 64 * 1024
@@ -74,7 +77,7 @@ export const listApiKeysRoute = defineRoute({
   operationId: 'listApiKeys',
   tags: ['settings'],
   summary: 'List your render API keys, newest first, a page at a time',
-  description: "Never shows a key's secret or its hash; `prefix` helps recognise a key. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.",
+  description: "Never shows a key's secret or its hash; `prefix` helps recognise a key. `lastUsedAt` is approximate: a render writes it at most once a minute per key, so it may be up to a minute old. Paged like `/designs/v2`: `$page` from 1, `totalPages` and `hasNextPage` in the body.",
   query: [ListKeysParamsSchema],
   responses: {
     '200': jsonResponse('The keys.', ApiKeyListSchema),
@@ -172,4 +175,26 @@ export const rotateWebhookSecretRoute = defineRoute({
   description: 'A new secret replaces the old one at once, with no overlap: every delivery attempt from now on, retries of older events included, is signed with the new one. Answered with `Cache-Control: no-store`. Mounted with export jobs that have webhooks (`litho serve` has).',
   responses: { '200': jsonResponse('The new secret.', WebhookSecretSchema), ...bearerErrors },
   handler: async ({ app, account }) => secretResponse(await secretsOf(app).rotate(account.id)),
+})
+
+/** `GET /settings/webhook-deliveries`: the user's completion webhooks and their attempts. */
+export const listWebhookDeliveriesRoute = defineRoute({
+  method: 'GET',
+  path: '/settings/webhook-deliveries',
+  server: 'base',
+  auth: { kind: 'bearer', scope: 'read' },
+  cors: { kind: 'bearer' },
+  when: (app) => hasWebhooks(app) && hasJobList(app),
+  operationId: 'listWebhookDeliveries',
+  tags: ['settings'],
+  summary: 'List your completion webhooks and their delivery attempts, newest first',
+  description:
+    "One item per export job queued with a `webhookUrl`: the export it belongs to (`exportId`, `designId`, the job's `status`), where it is sent, its `state` and every attempt (time, the receiver's HTTP status, the error), oldest attempt first, with `nextAttemptAt` while a retry is due. The attempts are those of the job record (`GET /analytics/exports/{exportId}` shows the same). Paged like `/designs/v2`. Needs `read` only: it shows no secret. Mounted with export jobs that have webhooks (`litho serve` has).",
+  query: [ListExportJobsParamsSchema],
+  responses: {
+    '200': jsonResponse('A page of webhooks.', PaginatedWebhookDeliveriesSchema),
+    '400': listParamsError,
+    ...bearerErrors,
+  },
+  handler: ({ app, account, event }) => listWebhookDeliveries(app.options.jobs!, { account, ...parseListExportJobsParams(event.url.searchParams) }),
 })

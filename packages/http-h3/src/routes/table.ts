@@ -10,7 +10,7 @@ import type { RouteDefinition } from './define-route.js'
 import { getDesignRoute, getRenderConfigRoute, listDesignsRoute } from './design-routes.js'
 import { createDesignRoute, deleteDesignRoute, publishDesignRoute, updateDesignRoute } from './design-write-routes.js'
 import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } from './discovery-routes.js'
-import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, queueExportJobRoute } from './export-routes.js'
+import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, listExportJobsRoute, queueExportJobRoute } from './export-routes.js'
 import { storedFileRoute } from './file-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
@@ -18,7 +18,7 @@ import { openApiRoute } from './openapi-route.js'
 import { previewDesignRoute } from './preview-routes.js'
 import { rotateLinkSecretRoute } from './render-link-routes.js'
 import { bulkRoute, renderRoute, renderWithBodyRoute } from './render-routes.js'
-import { createApiKeyRoute, deleteApiKeyRoute, getWebhookSecretRoute, listApiKeysRoute, rotateWebhookSecretRoute, usageRoute } from './settings-routes.js'
+import { createApiKeyRoute, deleteApiKeyRoute, getWebhookSecretRoute, listApiKeysRoute, listWebhookDeliveriesRoute, rotateWebhookSecretRoute, usageRoute } from './settings-routes.js'
 
 /** The route table of `createLithoApp`. */
 export const ROUTES: readonly RouteDefinition[] = Object.freeze([
@@ -40,6 +40,7 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   exportRouteSigned,
   queueExportJobRoute,
   usageRoute,
+  listExportJobsRoute,
   getExportJobRoute,
   listApiKeysRoute,
   createApiKeyRoute,
@@ -47,6 +48,7 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   rotateLinkSecretRoute,
   getWebhookSecretRoute,
   rotateWebhookSecretRoute,
+  listWebhookDeliveriesRoute,
   mcpRoute,
   protectedResourceMetadataRoute,
   mcpProtectedResourceMetadataRoute,

@@ -5,6 +5,14 @@
  * Key layout (`base` defaults to `litho:jobs`; ids are `[A-Za-z0-9_-]`, so they never contain
  * the `:` separator):
  * - `<base>:<id>` → the record, as JSON (only the fields of the port, in a fixed order).
+ * - `<base>-index:all:<ownerId>:<createdAt>_<id>` → `1`, one index entry per job, and
+ *   `<base>-index:hooks:<ownerId>:<createdAt>_<id>` for a job created with a webhook; `createdAt`
+ *   as 15 digits of epoch milliseconds, so the key alone orders the list (newest first) and a page
+ *   reads only its own records. Beside `<base>`, not under it: a job id is any `[A-Za-z0-9_-]`
+ *   and must not collide with a segment of the index. Written after the record (an entry whose
+ *   record is missing is skipped); `listByOwner` removes the entries past the newest
+ *   {@link MAX_LISTED_JOBS} of an owner, so an owner's index stays bounded (the records stay,
+ *   readable by id). Jobs stored before the index existed are not listed.
  *
  * One key per job: `create` and `update` write it whole, so a read sees the old or the new
  * version, never a mix. Conflicts of id are detected on one instance (in-process, even for
@@ -13,10 +21,10 @@
  *
  * @module unstorage/job-store
  */
-import type { JobRecord, JobStatus, JobStore } from '@litho/core/contracts'
+import { MAX_LISTED_JOBS, type JobRecord, type JobStatus, type JobStore } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
 import { createLock } from '../kit/locks.js'
-import { readUnstorageOptions, storeKit, type StoreKit } from '../kit/store-base.js'
+import { ID_RE, readUnstorageOptions, storeKit, type StoreKit } from '../kit/store-base.js'
 import { describe } from '../kit/validate.js'
 
 /** Options of {@link unstorageJobStore}. */
@@ -32,7 +40,11 @@ export interface UnstorageJobStoreOptions {
 /** The errors and checks of this store, shared with its memory, fs and Redis factories. */
 export const kit: StoreKit = storeKit({ label: 'job-store', adapter: 'unstorage-job-store', defaultBase: 'litho:jobs' })
 /** Every method of the port: the Redis store forwards each to the store it loads. */
-export const METHODS = ['create', 'get', 'update'] as const
+export const METHODS = ['create', 'get', 'update', 'listByOwner'] as const
+/** The largest page of `listByOwner`: one call reads at most this many records. */
+const MAX_PAGE = 100
+/** Digits of the epoch milliseconds in an index key: enough for any year the store accepts. */
+const TIME_DIGITS = 15
 const STATUSES = ['queued', 'processing', 'succeeded', 'failed'] as const satisfies readonly JobStatus[]
 const WEBHOOK_STATES = ['pending', 'delivered', 'failed'] as const
 // Fails to compile when `JobStatus` gains a status that STATUSES lacks.
@@ -60,6 +72,10 @@ const MAX_WEBHOOK_ATTEMPTS = 100
 export function unstorageJobStore(options: UnstorageJobStoreOptions): JobStore {
   const { storage, base } = readUnstorageOptions(kit, options)
   const recordKey = (id: string) => `${base}:${id}`
+  const ownerPrefix = (ownerId: string, hooks: boolean) => `${base}-index:${hooks ? 'hooks' : 'all'}:${ownerId}:`
+  const entryOf = (record: JobRecord) => `${String(Math.max(0, Date.parse(record.createdAt))).padStart(TIME_DIGITS, '0')}_${record.id}`
+  /** The index keys of a record: every job, and the jobs with a webhook. */
+  const indexKeys = (record: JobRecord) => [`${ownerPrefix(record.ownerId, false)}${entryOf(record)}`, ...(record.webhook ? [`${ownerPrefix(record.ownerId, true)}${entryOf(record)}`] : [])]
 
   const readRecord = async (id: string, operation: string): Promise<JobRecord | null> => {
     const text = kit.toText(await storage.getItemRaw(recordKey(id)), operation)
@@ -80,6 +96,7 @@ export function unstorageJobStore(options: UnstorageJobStoreOptions): JobStore {
           // Best effort across instances (the port asks no more): checked, then written.
           if (await storage.hasItem(recordKey(record.id))) throw kit.conflictError('create', 'id')
           await storage.setItemRaw(recordKey(record.id), text)
+          for (const key of indexKeys(record)) await storage.setItemRaw(key, '1')
         }),
       )
     },
@@ -93,12 +110,53 @@ export function unstorageJobStore(options: UnstorageJobStoreOptions): JobStore {
       const text = serializeRecord(record)
       return withLock(record.id, () =>
         kit.wrapBackendErrors('update', async () => {
-          if (!(await storage.hasItem(recordKey(record.id)))) return false
+          const stored = await readRecord(record.id, 'update')
+          if (stored === null) return false
           await storage.setItemRaw(recordKey(record.id), text)
+          // The callers never change the owner, the creation time or whether there is a webhook; if one does, the index follows.
+          const [now, before] = [indexKeys(record), indexKeys(stored)]
+          if (now.join() !== before.join()) {
+            for (const key of now) if (!before.includes(key)) await storage.setItemRaw(key, '1')
+            for (const key of before) if (!now.includes(key)) await storage.removeItem(key)
+          }
           return true
         }),
       )
     },
+
+    async listByOwner(ownerId: string, page: { offset: number; limit: number; webhooks?: boolean }): Promise<{ items: JobRecord[]; total: number }> {
+      kit.assertId('ownerId', ownerId)
+      assertPage(page)
+      return kit.wrapBackendErrors('listByOwner', async () => {
+        const prefix = ownerPrefix(ownerId, page.webhooks === true)
+        const entries = (await storage.getKeys(prefix))
+          .filter((key) => key.startsWith(prefix))
+          .map((key) => key.slice(prefix.length))
+          .filter((entry) => entry.length > TIME_DIGITS + 1 && entry[TIME_DIGITS] === '_' && ID_RE.test(entry.slice(TIME_DIGITS + 1)))
+          // Newest first: the time is fixed-width, so the key orders it; then by id.
+          .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+        // Past the newest MAX_LISTED_JOBS: forgotten by the listing (the records stay).
+        const stale = entries.splice(MAX_LISTED_JOBS)
+        for (let start = 0; start < stale.length; start += MAX_PAGE) await Promise.all(stale.slice(start, start + MAX_PAGE).map((entry) => storage.removeItem(`${prefix}${entry}`)))
+        const slice = entries.slice(page.offset, page.offset + page.limit)
+        const records = await Promise.all(slice.map((entry) => readRecord(entry.slice(TIME_DIGITS + 1), 'listByOwner')))
+        // An entry whose record is missing (a crash between the two writes) is skipped.
+        return { items: records.filter((r): r is JobRecord => r !== null && r.ownerId === ownerId && (page.webhooks !== true || r.webhook !== undefined)), total: entries.length }
+      })
+    },
+  }
+}
+
+function assertPage(page: unknown): asserts page is { offset: number; limit: number; webhooks?: boolean } {
+  kit.assertObject('page', page)
+  const { offset, limit, webhooks } = page
+  if (webhooks !== undefined && typeof webhooks !== 'boolean') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected page.webhooks to be a boolean but received ${describe(webhooks)}`)
+  for (const [field, value, min, max] of [['offset', offset, 0, Number.MAX_SAFE_INTEGER], ['limit', limit, 1, MAX_PAGE]] as const) {
+    if (typeof value !== 'number') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected page.${field} to be a number but received ${describe(value)}`)
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      const range = field === 'limit' ? `from 1 to ${MAX_PAGE}` : '≥ 0'
+      throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected page.${field} to be a whole number ${range} but received ${describe(value)}`)
+    }
   }
 }
 

@@ -30,6 +30,8 @@ export interface JobStoreCase {
   title: string
   /** Skipped unless the caller declares the store persistent (`persistent: true`). */
   needsPersistent?: boolean
+  /** Skipped when the store has no `listByOwner` (optional in the port). */
+  needsListing?: boolean
   run: (context: JobStoreCaseContext) => Promise<void>
 }
 
@@ -305,6 +307,65 @@ export const jobStoreCases: readonly JobStoreCase[] = [
       await expectInvalid(cases)
       for (const created of written) expect(await store.get(created.id), `${created.id} was not written`).toBeNull()
       expect(await store.get(stored.id)).toStrictEqual(stored)
+    },
+  },
+
+  // --- listByOwner (optional) ---
+  {
+    title: 'job store › listByOwner gives the owner\'s jobs newest first (createdAt, then id), paged, with the total, never another owner\'s',
+    needsListing: true,
+    async run({ store, record }) {
+      const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`
+      const jobs = [record('list', { createdAt: at(1) }), record('list', { createdAt: at(3) }), record('list', { createdAt: at(2) }), record('list', { createdAt: at(2) })]
+      const owner = jobs[0]!.ownerId
+      for (const job of jobs) await store.create({ ...job, ownerId: owner })
+      await store.create(record('list-other', { createdAt: at(4) }))
+      const expected = [jobs[1]!, ...[jobs[2]!, jobs[3]!].sort((a, b) => (a.id < b.id ? 1 : -1)), jobs[0]!].map((j) => ({ ...j, ownerId: owner }))
+      const all = await store.listByOwner!(owner, { offset: 0, limit: 100 })
+      expect(all.total).toBe(4)
+      expect(all.items).toStrictEqual(expected)
+      const second = await store.listByOwner!(owner, { offset: 2, limit: 2 })
+      expect(second).toStrictEqual({ items: expected.slice(2), total: 4 })
+      expect(await store.listByOwner!(owner, { offset: 4, limit: 10 })).toStrictEqual({ items: [], total: 4 })
+      // An update is listed as it is now, in the same place.
+      const done = { ...expected[3]!, status: 'succeeded' as const, updatedAt: at(9) }
+      expect(await store.update(done)).toBe(true)
+      expect((await store.listByOwner!(owner, { offset: 3, limit: 1 })).items).toStrictEqual([done])
+      expect(await store.listByOwner!(record('list-nobody').ownerId, { offset: 0, limit: 10 })).toStrictEqual({ items: [], total: 0 })
+    },
+  },
+  {
+    title: 'job store › listByOwner with webhooks: true gives only the jobs created with a webhook, newest first',
+    needsListing: true,
+    async run({ store, record }) {
+      const hook = (minute: number) => ({ url: 'https://example.com/hook', state: 'pending' as const, attempts: [{ at: `2026-03-01T11:0${minute}:30.000Z`, status: 500, error: 'HTTP 500' }] })
+      const plain = record('hooks', { createdAt: '2026-03-01T11:00:00.000Z' })
+      const owner = plain.ownerId
+      const older = { ...record('hooks', { createdAt: '2026-03-01T11:01:00.000Z', webhook: hook(1) }), ownerId: owner }
+      const newer = { ...record('hooks', { createdAt: '2026-03-01T11:02:00.000Z', webhook: hook(2) }), ownerId: owner }
+      for (const job of [plain, older, newer]) await store.create(job)
+      expect(await store.listByOwner!(owner, { offset: 0, limit: 10, webhooks: true })).toStrictEqual({ items: [newer, older], total: 2 })
+      expect((await store.listByOwner!(owner, { offset: 0, limit: 10 })).total).toBe(3)
+      // Attempts recorded later are listed as they are now.
+      const first = hook(2)
+      const delivered: JobRecord = { ...newer, webhook: { ...first, state: 'delivered', attempts: [...first.attempts, { at: '2026-03-01T11:03:00.000Z', status: 200 }] } }
+      expect(await store.update(delivered)).toBe(true)
+      expect((await store.listByOwner!(owner, { offset: 0, limit: 1, webhooks: true })).items).toStrictEqual([delivered])
+    },
+  },
+  {
+    title: 'job store › listByOwner rejects a bad owner id or page with coded TypeErrors',
+    needsListing: true,
+    async run({ store }) {
+      const page = { offset: 0, limit: 10 }
+      await expectInvalid([
+        ...INVALID_IDS.map(([label, value, code]): [string, () => Promise<unknown>, InvalidCode] => [`ownerId ${label}`, () => store.listByOwner!(value as string, page), code]),
+        ['limit 0', () => store.listByOwner!('owner', { offset: 0, limit: 0 }), 'ERR_INVALID_ARG_VALUE'],
+        ['limit 101', () => store.listByOwner!('owner', { offset: 0, limit: 101 }), 'ERR_INVALID_ARG_VALUE'],
+        ['offset -1', () => store.listByOwner!('owner', { offset: -1, limit: 1 }), 'ERR_INVALID_ARG_VALUE'],
+        ["limit '10'", () => store.listByOwner!('owner', { offset: 0, limit: '10' as never }), 'ERR_INVALID_ARG_TYPE'],
+        ["webhooks 'yes'", () => store.listByOwner!('owner', { offset: 0, limit: 1, webhooks: 'yes' as never }), 'ERR_INVALID_ARG_TYPE'],
+      ])
     },
   },
 ]

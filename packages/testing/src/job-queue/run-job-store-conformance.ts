@@ -47,7 +47,10 @@ export function runJobStoreConformance(options: JobStoreConformanceOptions): voi
     skip: options.skip,
     open: async () => createJobStoreCaseContext(await options.create(), options.create),
     close: ({ store }) => store.dispose?.(),
-    unmet: (storeCase, { store }) =>
-      storeCase.needsPersistent && options.persistent !== true ? `${store.name} is not declared persistent (option persistent of runJobStoreConformance)` : undefined,
+    unmet: (storeCase, { store }) => {
+      if (storeCase.needsPersistent && options.persistent !== true) return `${store.name} is not declared persistent (option persistent of runJobStoreConformance)`
+      if (storeCase.needsListing && typeof store.listByOwner !== 'function') return `${store.name} has no listByOwner (optional in the port)`
+      return undefined
+    },
   })
 }

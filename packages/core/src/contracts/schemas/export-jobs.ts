@@ -7,6 +7,7 @@
 import * as z from 'zod'
 import { JOB_STATUSES } from '../job-queue.js'
 import { OUTPUT_FORMATS, type OutputFormat } from '../formats.js'
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageSchema, pageSizeSchema } from './common.js'
 
 /** Runs of one job (the first and two retries of transient failures). */
 export const EXPORT_JOB_MAX_RUNS = 3
@@ -76,3 +77,31 @@ export const ExportJobViewSchema = z
       .meta({ description: 'The completion webhook, when `webhookUrl` was given.' }),
   })
   .meta({ description: 'An export job record as its owner sees it. Optional fields appear once they apply.' })
+
+/**
+ * The query of the export-job and webhook-delivery lists: `$page` from 1, `$limit` 1-100 (as the design list).
+ *
+ * @example ListExportJobsParamsSchema.parse({ $page: 2, $limit: 20 })
+ */
+export const ListExportJobsParamsSchema = z.object({
+  $page: pageSchema.optional().meta({ description: 'Page number, from 1. A page past the last is empty.', default: 1 }),
+  $limit: pageSizeSchema.optional().meta({ description: `Items per page, newest first; 1-${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+})
+
+/**
+ * The completion webhook of one export job, with every delivery attempt: an item of
+ * `GET /settings/webhook-deliveries`.
+ *
+ * @example ExportWebhookDeliverySchema.parse({ exportId: 'exp_3Jx9…', designId: 'd_7Hq2', status: 'succeeded', url: 'https://example.com/hook', state: 'delivered', attempts: [{ at: '…', status: 200 }], createdAt: '…' })
+ */
+export const ExportWebhookDeliverySchema = z.object({
+  exportId: z.string().meta({ description: 'The export job it belongs to (`GET /analytics/exports/{exportId}`).' }),
+  designId: z.string().meta({ description: "The design's `_id`." }),
+  status: z.enum(JOB_STATUSES).meta({ description: "The export job's status; its webhook is sent once it is `succeeded` or `failed`." }),
+  url: z.string().meta({ format: 'uri', description: 'Where the webhook is POSTed.' }),
+  state: z.enum(['pending', 'delivered', 'failed']).meta({ description: '`pending` until an attempt is answered 2xx (`delivered`) or the retry schedule is used up (`failed`).' }),
+  attempts: z.array(WebhookAttemptSchema).meta({ description: "Every delivery attempt so far, oldest first: `at`, the receiver's `status` when it answered, `error` when the attempt failed." }),
+  nextAttemptAt: dateTime('While `pending` after a failed attempt: when the next one is due.').optional(),
+  createdAt: dateTime('When the export job was queued.'),
+  finishedAt: dateTime('When the export job finished (the first attempt follows).').optional(),
+})

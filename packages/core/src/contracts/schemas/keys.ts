@@ -55,7 +55,7 @@ export const ApiKeySchema = z.object({
   active: z.boolean(),
   prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key.' }),
   createdAt: z.string().meta({ format: 'date-time' }),
-  lastUsedAt: z.string().nullable().meta({ format: 'date-time', description: 'When a render last used the key (best effort), or null.' }),
+  lastUsedAt: z.string().nullable().meta({ format: 'date-time', description: 'When a render (or a signed render link) last used the key, or null if never. Approximate: written at most once a minute per key, in the background, so it may be up to a minute old.' }),
 })
 /** A key as listed, e.g. `{ _id: 'key_3Jx9', name: 'CI', active: true, prefix: 'lk_4fT9w…', createdAt, lastUsedAt: null }`. */
 export type ApiKey = z.infer<typeof ApiKeySchema>
