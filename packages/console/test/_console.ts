@@ -19,10 +19,10 @@ export interface ConsoleFixture {
   close(): Promise<void>
 }
 
-export async function startConsole(prefix: string): Promise<ConsoleFixture> {
+export async function startConsole(prefix: string, env: Record<string, string> = {}): Promise<ConsoleFixture> {
   const fixture = processFixture(prefix)
   const { key, renderCode } = await fixture.seed(EMAIL, PASSWORD)
-  const url = await fixture.serve(0).ready
+  const url = await fixture.serve(0, env).ready
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'] })
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })

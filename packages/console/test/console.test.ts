@@ -1,6 +1,8 @@
 // The console in a real browser against a real `litho serve`: sign-in through the OAuth pages,
 // the gallery, the playground's live preview, a render key from creation to revocation, and the
 // usage chart counting the renders just made. Screenshots go to docs/console/.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { SHOTS, apiToken, signIn, startConsole, type ConsoleFixture } from './_console.js'
@@ -24,10 +26,16 @@ const PIXELS_DIFFERING = `async ([a, b]) => {
 }`
 
 let c: ConsoleFixture
+// Completion webhooks of the export job go to this receiver on loopback.
+const hooks: Server = createServer((_req, res) => res.writeHead(200).end())
 beforeAll(async () => {
-  c = await startConsole('litho-console-')
+  await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve))
+  c = await startConsole('litho-console-', { LITHO_ALLOW_NETWORKS: '127.0.0.0/8', LITHO_ALLOW_HTTP: '1' })
 })
-afterAll(() => c?.close())
+afterAll(async () => {
+  hooks.close()
+  await c?.close()
+})
 
 it('signs in through the OAuth pages and shows the seeded design in the gallery', async () => {
   const { page } = c
@@ -83,11 +91,27 @@ it('shows the renders just made on the usage chart', async () => {
   await page.screenshot({ path: join(SHOTS, 'usage.png') })
 })
 
-it('lists export jobs and webhook deliveries', async () => {
+it('lists export jobs with their file, and their webhook deliveries with the attempts', async () => {
   const { page } = c
+  const token = await apiToken(c.url)
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+  const { docs } = (await (await fetch(`${c.url}/designs/v2`, { headers: auth })).json()) as { docs: Array<{ _id: string }> }
+  const webhookUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`
+  const queued = await fetch(`${c.url}/designs/v2/${docs[0]!._id}/export/jobs`, { method: 'POST', headers: auth, body: JSON.stringify({ delivery: 'hosted', webhookUrl }) })
+  expect(queued.status).toBe(202)
+  const { exportId } = (await queued.json()) as { exportId: string }
+  await expect
+    .poll(async () => ((await (await fetch(`${c.url}/analytics/exports/${exportId}`, { headers: auth })).json()) as { webhook?: { state: string } }).webhook?.state, { timeout: 20_000 })
+    .toBe('delivered')
   await page.getByRole('link', { name: 'Exports', exact: true }).click()
   await page.getByRole('heading', { name: 'Exports', level: 1 }).waitFor()
-  await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor()
+  const job = page.getByRole('row').filter({ hasText: exportId }).first()
+  await job.getByText('succeeded').waitFor()
+  const file = await job.getByRole('link', { name: `Open the file of ${exportId}` }).getAttribute('href')
+  expect((await fetch(file!)).headers.get('content-type')).toBe('image/png')
+  const delivery = page.getByRole('row').filter({ hasText: webhookUrl })
+  await delivery.getByText('delivered').waitFor()
+  await delivery.getByText(/HTTP 200/).waitFor()
   await page.screenshot({ path: join(SHOTS, 'exports.png') })
 })
 

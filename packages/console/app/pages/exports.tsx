@@ -3,25 +3,34 @@ import { useState } from 'preact/hooks'
 import { api, query, type Page } from '../api.js'
 import { ErrorNote, formatDate, useLoad } from '../ui.js'
 
+interface Attempt {
+  at: string
+  status?: number
+  error?: string
+}
 interface ExportJob {
   exportId: string
-  status: string
-  designId?: string
-  format?: string
-  url?: string | null
-  error?: { message?: string } | string | null
-  createdAt?: string
-  updatedAt?: string
+  status: 'queued' | 'processing' | 'succeeded' | 'failed'
+  designId: string
+  delivery: string
+  format: string
+  createdAt: string
+  finishedAt?: string
+  attempts: number
+  url?: string
+  expiresAt?: string
+  error?: { code: string; message: string }
+  webhook?: { url: string; state: string; attempts: Attempt[] }
 }
 interface Delivery {
-  _id?: string
-  id?: string
-  exportId?: string
-  url?: string
-  status?: string
-  attempts?: Array<{ at?: string; status?: number | null; error?: string | null }> | number
-  createdAt?: string
-  lastAttemptAt?: string
+  exportId: string
+  designId: string
+  status: string
+  url: string
+  state: 'pending' | 'delivered' | 'failed'
+  attempts: Attempt[]
+  nextAttemptAt?: string
+  createdAt: string
 }
 
 function Pager({ page, data, setPage }: { page: number; data: Page<unknown>; setPage: (n: number) => void }) {
@@ -41,23 +50,32 @@ function Pager({ page, data, setPage }: { page: number; data: Page<unknown>; set
   )
 }
 
-function attemptsOf(d: Delivery): string {
-  if (typeof d.attempts === 'number') return String(d.attempts)
-  if (!Array.isArray(d.attempts)) return '0'
-  return d.attempts.map((a) => `${a.status ?? a.error ?? 'no answer'}${a.at ? ` at ${formatDate(a.at)}` : ''}`).join('; ') || '0'
+function Attempts({ delivery }: { delivery: Delivery }) {
+  if (delivery.attempts.length === 0) return <span class="muted">{delivery.nextAttemptAt ? `first attempt ${formatDate(delivery.nextAttemptAt)}` : 'none yet'}</span>
+  return (
+    <ol class="attempts">
+      {delivery.attempts.map((a) => (
+        <li>
+          {formatDate(a.at)}: {a.status !== undefined ? `HTTP ${a.status}` : ''}
+          {a.error ? ` ${a.error}` : ''}
+        </li>
+      ))}
+      {delivery.nextAttemptAt && <li class="muted">next attempt {formatDate(delivery.nextAttemptAt)}</li>}
+    </ol>
+  )
 }
 
 export function ExportsPage() {
   const [jobPage, setJobPage] = useState(1)
   const [deliveryPage, setDeliveryPage] = useState(1)
-  const jobs = useLoad(() => api<Page<ExportJob>>(`/analytics/exports${query({ page: jobPage, limit: 20 })}`), [jobPage])
-  const deliveries = useLoad(() => api<Page<Delivery>>(`/settings/webhook-deliveries${query({ page: deliveryPage, limit: 20 })}`), [deliveryPage])
+  const jobs = useLoad(() => api<Page<ExportJob>>(`/analytics/exports${query({ $page: jobPage, $limit: 20 })}`), [jobPage])
+  const deliveries = useLoad(() => api<Page<Delivery>>(`/settings/webhook-deliveries${query({ $page: deliveryPage, $limit: 20 })}`), [deliveryPage])
   return (
     <section>
       <h1 tabIndex={-1}>Exports</h1>
       <h2>Export jobs</h2>
       <ErrorNote error={jobs.error} />
-      {jobs.data && jobs.data.docs.length === 0 && <p>No export jobs yet. Start one with POST /designs/v2/{'{id}'}/export/jobs (docs: exports and jobs).</p>}
+      {jobs.data && jobs.data.docs.length === 0 && <p>No export jobs yet. Jobs are started through the API: POST /designs/v2/{'{id}'}/export/jobs.</p>}
       {jobs.data && jobs.data.docs.length > 0 && (
         <div class="table-wrap">
           <table>
@@ -65,7 +83,8 @@ export function ExportsPage() {
               <tr>
                 <th scope="col">Job</th>
                 <th scope="col">Status</th>
-                <th scope="col">Created</th>
+                <th scope="col">Format</th>
+                <th scope="col">Queued</th>
                 <th scope="col">File</th>
               </tr>
             </thead>
@@ -77,10 +96,23 @@ export function ExportsPage() {
                   </td>
                   <td>
                     <span class={`badge ${j.status}`}>{j.status}</span>
-                    {j.error ? ` ${typeof j.error === 'string' ? j.error : (j.error.message ?? '')}` : ''}
+                    {j.attempts > 1 ? ` after ${j.attempts} runs` : ''}
+                    {j.error ? <span class="error-text"> {j.error.message}</span> : ''}
+                  </td>
+                  <td>
+                    {j.format}, {j.delivery}
                   </td>
                   <td>{formatDate(j.createdAt)}</td>
-                  <td>{j.url ? <a href={j.url}>Open file</a> : '–'}</td>
+                  <td>
+                    {j.url ? (
+                      <a href={j.url} aria-label={`Open the file of ${j.exportId}`}>
+                        Open file
+                      </a>
+                    ) : (
+                      '–'
+                    )}
+                    {j.expiresAt ? <span class="muted"> (until {formatDate(j.expiresAt)})</span> : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -98,19 +130,23 @@ export function ExportsPage() {
               <tr>
                 <th scope="col">Export</th>
                 <th scope="col">Webhook</th>
-                <th scope="col">Status</th>
+                <th scope="col">Delivery</th>
                 <th scope="col">Attempts</th>
               </tr>
             </thead>
             <tbody>
               {deliveries.data.docs.map((d) => (
-                <tr key={d._id ?? d.id}>
+                <tr key={d.exportId}>
                   <td>
-                    <code>{d.exportId}</code>
+                    <code>{d.exportId}</code> <span class="muted">({d.status})</span>
                   </td>
-                  <td>{d.url}</td>
-                  <td>{d.status}</td>
-                  <td>{attemptsOf(d)}</td>
+                  <td class="break">{d.url}</td>
+                  <td>
+                    <span class={`badge ${d.state}`}>{d.state}</span>
+                  </td>
+                  <td>
+                    <Attempts delivery={d} />
+                  </td>
                 </tr>
               ))}
             </tbody>
