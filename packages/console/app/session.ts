@@ -15,13 +15,3 @@ export const knownKeys = new Map<string, KnownKey>()
 export function newestKnownKey(): KnownKey | undefined {
   return [...knownKeys.values()].at(-1)
 }
-
-/** The quota headers of the last metered response (X-Quota-*), for the Usage page. */
-export let lastQuota: { limit: number; remaining: number; resetAt: string } | null = null
-
-export function noteQuota(response: Response): void {
-  const limit = response.headers.get('x-quota-limit')
-  const remaining = response.headers.get('x-quota-remaining')
-  const reset = response.headers.get('x-quota-reset')
-  if (limit !== null && remaining !== null && reset !== null) lastQuota = { limit: Number(limit), remaining: Number(remaining), resetAt: reset }
-}

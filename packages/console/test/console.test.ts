@@ -86,6 +86,7 @@ it('shows the renders just made on the usage chart', async () => {
   await page.getByLabel('Range').selectOption({ label: 'Last 24 hours' })
   const chart = page.getByRole('img', { name: /^Renders by hour: \d+ in total/ })
   await chart.waitFor()
+  await page.getByText(/of 10000: \d+ remaining/).waitFor()
   const total = Number(/: (\d+) in total/.exec((await chart.getAttribute('aria-label'))!)![1])
   expect(total).toBeGreaterThanOrEqual(1)
   await page.screenshot({ path: join(SHOTS, 'usage.png') })

@@ -3,7 +3,7 @@
 import { signRenderUrl } from '@litho/core/signing'
 import { useMemo, useState } from 'preact/hooks'
 import { api, call, query, type ApiKey, type Design, type Page, type Preview, type RenderConfig } from '../api.js'
-import { knownKeys, newestKnownKey, noteQuota } from '../session.js'
+import { knownKeys, newestKnownKey } from '../session.js'
 import { curlSnippet, javascriptSnippet, mcpSnippet, renderUrl } from '../snippets.js'
 import { CopyButton, ErrorNote, useDebounced, useLoad } from '../ui.js'
 
@@ -153,7 +153,6 @@ function RenderLinks(props: { design: Design; config: RenderConfig; params: Reco
     try {
       const search = query({ format, variation: props.variation === 'master' ? undefined : props.variation, quality: params.quality, draft: design.design ? undefined : 'true' })
       const response = await call(`/designs/v2/${encodeURIComponent(design._id)}/export${search}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(props.overrides) })
-      noteQuota(response)
       if (!response.ok) throw new Error(((await response.json()) as { message: string }).message)
       const url = URL.createObjectURL(await response.blob())
       const anchor = Object.assign(document.createElement('a'), { href: url, download: `${design.name || 'render'}.${format === 'jpeg' ? 'jpg' : format}` })

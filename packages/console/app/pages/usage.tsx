@@ -1,7 +1,6 @@
 // Usage: renders over a chosen range (GET /analytics/api), this month's quota and the storage held.
 import { useState } from 'preact/hooks'
 import { api, query } from '../api.js'
-import { lastQuota } from '../session.js'
 import { ErrorNote, formatBytes, useLoad } from '../ui.js'
 
 interface Usage {
@@ -11,7 +10,7 @@ interface Usage {
   total: number
   buckets: Array<{ start: string; end: string; count: number }>
   storage: { usedBytes: number; limitBytes: number | null }
-  quota?: { limit: number | null; remaining?: number | null; used?: number; resetAt?: string }
+  quota: { limit: number | null; used: number; remaining: number | null; resetAt: string }
 }
 
 const RANGES = [
@@ -22,10 +21,6 @@ const RANGES = [
   { id: '12m', label: 'Last 12 months', ms: 365 * 86_400_000, groupBy: 'month' },
 ]
 const GROUPS = ['hour', 'day', 'week', 'month']
-
-function startOfMonthUtc(date: Date, monthsAhead = 0): Date {
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + monthsAhead, 1))
-}
 
 function label(iso: string, groupBy: string): string {
   const d = new Date(iso)
@@ -53,7 +48,7 @@ function Chart({ usage }: { usage: Usage }) {
         <line x1="0" x2={width} y1={height} y2={height} class="axis" />
       </svg>
       <figcaption>
-        {usage.total} renders from {label(usage.start, usage.groupBy)} to {label(usage.end, usage.groupBy)}, by {usage.groupBy}; the busiest {usage.groupBy} had {Math.max(0, ...usage.buckets.map((b) => b.count))}.
+        {usage.total} {usage.total === 1 ? "render" : "renders"} from {label(usage.start, usage.groupBy)} to {label(usage.end, usage.groupBy)}, by {usage.groupBy}; the busiest {usage.groupBy} had {Math.max(0, ...usage.buckets.map((b) => b.count))}.
       </figcaption>
     </figure>
   )
@@ -67,11 +62,8 @@ export function UsagePage() {
     const end = new Date()
     return api<Usage>(`/analytics/api${query({ start: new Date(end.getTime() - chosen.ms).toISOString(), end: end.toISOString(), groupBy })}`)
   }, [range, groupBy])
-  const month = useLoad(() => api<Usage>(`/analytics/api${query({ start: startOfMonthUtc(new Date()).toISOString(), groupBy: 'month' })}`), [])
-  const used = month.data?.quota?.used ?? month.data?.total ?? 0
-  const limit = month.data?.quota?.limit ?? lastQuota?.limit ?? null
-  const resetAt = month.data?.quota?.resetAt ?? startOfMonthUtc(new Date(), 1).toISOString()
-  const storage = (usage.data ?? month.data)?.storage
+  const quota = usage.data?.quota
+  const storage = usage.data?.storage
 
   return (
     <section>
@@ -79,11 +71,13 @@ export function UsagePage() {
       <div class="stats">
         <div class="stat">
           <h2>Renders this month</h2>
-          <p class="big">{month.data ? used : '…'}</p>
-          <p class="muted">
-            {limit === null ? 'Limit: shown after your next render from here.' : `of ${limit}: ${Math.max(0, limit - used)} remaining.`} Resets {new Date(resetAt).toLocaleDateString(undefined, { dateStyle: 'long', timeZone: 'UTC' })} (UTC).
-          </p>
-          {limit !== null && <progress max={limit} value={Math.min(used, limit)} aria-label="Quota used" />}
+          <p class="big">{quota ? quota.used : '…'}</p>
+          {quota && (
+            <p class="muted">
+              {quota.limit === null ? 'No render limit.' : `of ${quota.limit}: ${quota.remaining} remaining.`} Resets {new Date(quota.resetAt).toLocaleDateString(undefined, { dateStyle: 'long', timeZone: 'UTC' })} (UTC).
+            </p>
+          )}
+          {quota && quota.limit !== null && <progress max={quota.limit} value={Math.min(quota.used, quota.limit)} aria-label="Quota used" />}
         </div>
         <div class="stat">
           <h2>Storage</h2>
@@ -110,7 +104,7 @@ export function UsagePage() {
           </select>
         </label>
       </div>
-      <ErrorNote error={usage.error ?? month.error} />
+      <ErrorNote error={usage.error} />
       {usage.data && <Chart usage={usage.data} />}
     </section>
   )
