@@ -60,7 +60,7 @@ it('changes the Preview image when title.text changes', async () => {
   await page.screenshot({ path: join(SHOTS, 'playground.png'), fullPage: true })
 })
 
-it('creates a key whose lk_ secret renders, and revoking it makes the same render 401', async () => {
+it('creates a key whose lk_ secret renders, copies its GET URL and signed link, and revoking it stops all three', async () => {
   const { page } = c
   await page.getByRole('link', { name: 'API keys', exact: true }).click()
   await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor()
@@ -73,10 +73,30 @@ it('creates a key whose lk_ secret renders, and revoking it makes the same rende
   const ok = await fetch(render)
   expect(ok.status).toBe(200)
   expect(ok.headers.get('content-type')).toBe('image/png')
+
+  // The playground copies links for the key just created (its secrets are known in this tab).
+  await page.getByRole('link', { name: 'Designs', exact: true }).click()
+  await page.getByRole('link', { name: /^small/ }).click()
+  const keySelect = page.getByLabel('Render key')
+  await keySelect.selectOption((await keySelect.locator('option', { hasText: 'Console test' }).getAttribute('value'))!)
+  const clipboard = () => page.evaluate<string>('navigator.clipboard.readText()')
+  await page.getByRole('button', { name: 'Copy GET URL' }).click()
+  await expect.poll(clipboard).toContain(secret)
+  const getUrl = await clipboard()
+  expect((await fetch(getUrl)).status).toBe(200)
+  await page.getByRole('button', { name: 'Copy signed link' }).click()
+  await expect.poll(clipboard).toContain('sig=')
+  const signed = await clipboard()
+  expect(signed).not.toContain('lk_')
+  expect((await fetch(signed)).status).toBe(200)
+
+  await page.getByRole('link', { name: 'API keys', exact: true }).click()
   await page.getByRole('button', { name: /^Revoke Console test/ }).click()
   await page.getByRole('button', { name: 'Confirm revoke' }).click()
   await page.getByRole('cell', { name: 'Console test', exact: true }).waitFor({ state: 'detached' })
   expect((await fetch(render)).status).toBe(401)
+  expect((await fetch(getUrl)).status).toBe(401)
+  expect((await fetch(signed)).status).toBe(403)
 })
 
 it('shows the renders just made on the usage chart', async () => {
@@ -147,6 +167,25 @@ it('edits visually: a drag and Save draft change the draft, not the published re
   await page.getByRole('button', { name: 'Publish' }).click()
   await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
   expect((await render()).equals(published)).toBe(false)
+})
+
+it('fits a phone screen: no sideways scrolling on any page', async () => {
+  const { page } = c
+  await page.setViewportSize({ width: 390, height: 844 })
+  const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')
+  for (const name of ['API keys', 'Usage', 'Exports', 'Designs']) {
+    await page.getByRole('link', { name, exact: true }).click()
+    await page.getByRole('heading', { name, level: 1 }).waitFor()
+    expect(await overflow(), name).toBeLessThanOrEqual(0)
+  }
+  await page.getByRole('link', { name: /^small/ }).click()
+  await page.getByRole('img', { name: 'Preview', exact: true }).waitFor()
+  expect(await overflow(), 'Playground').toBeLessThanOrEqual(0)
+  await page.screenshot({ path: join(SHOTS, 'phone-playground.png') })
+  await page.getByRole('link', { name: 'Edit', exact: true }).click()
+  await page.getByRole('img', { name: 'Canvas' }).waitFor()
+  expect(await overflow(), 'Edit').toBeLessThanOrEqual(0)
+  await page.setViewportSize({ width: 1280, height: 860 })
 })
 
 it('signs out: the refresh token is revoked and the sign-in session ends', async () => {
