@@ -169,6 +169,37 @@ it('edits visually: a drag and Save draft change the draft, not the published re
   expect((await render()).equals(published)).toBe(false)
 })
 
+it('takes a new design from an empty canvas to a published render link, without JSON', async () => {
+  const { page } = c
+  await page.getByRole('link', { name: 'API keys', exact: true }).click()
+  await page.getByLabel('Key name').fill('Launch')
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await page.getByLabel('Key secret').waitFor()
+  await page.getByRole('link', { name: 'Designs', exact: true }).click()
+  await page.getByRole('button', { name: 'New design' }).click()
+  await page.getByRole('heading', { name: 'Untitled card', level: 1 }).waitFor()
+  await page.getByLabel('Design name').fill('Launch card')
+  await page.getByRole('button', { name: 'Add shape' }).click()
+  await page.getByLabel('Fill', { exact: true }).fill('#f97316')
+  await page.getByRole('button', { name: 'Add text' }).click()
+  await page.getByLabel('Text', { exact: true }).fill('Launch day')
+  await page.getByRole('button', { name: 'text (text)' }).waitFor()
+  await page.getByRole('button', { name: 'Publish' }).click()
+  await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
+  await page.getByRole('heading', { name: 'Launch card', level: 1 }).waitFor()
+  await page.getByRole('link', { name: 'Playground', exact: true }).click()
+  await expect.poll(() => page.getByLabel('text.text').inputValue()).toBe('Launch day')
+  await page.getByLabel('text.text').fill('Launch night')
+  await page.getByRole('button', { name: 'Copy GET URL' }).click()
+  await expect.poll(() => page.evaluate<string>('navigator.clipboard.readText()')).toContain('text.text=Launch+night')
+  const link = await page.evaluate<string>('navigator.clipboard.readText()')
+  const image = await fetch(link)
+  expect(image.status).toBe(200)
+  const png = Buffer.from(await image.arrayBuffer())
+  // The IHDR: 1200 × 630, the new card's size.
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630])
+})
+
 it('fits a phone screen: no sideways scrolling on any page', async () => {
   const { page } = c
   await page.setViewportSize({ width: 390, height: 844 })

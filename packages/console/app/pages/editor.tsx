@@ -22,6 +22,8 @@ export function Editor({ design, onSaved }: { design: Design; onSaved: (d: Desig
   const initial = (design.draft ?? design.design ?? { version: 2, width: 1200, height: 630, components: [] }) as DesignDocument
   const [history, setHistory] = useState<History>({ past: [], present: initial, future: [] })
   const [saved, setSaved] = useState(JSON.stringify(initial))
+  const [name, setName] = useState(design.name)
+  const [savedName, setSavedName] = useState(design.name)
   const [selected, setSelected] = useState<string | null>(null)
   const [drag, setDrag] = useState<Drag | null>(null)
   const [view, setView] = useState<'canvas' | 'json'>('canvas')
@@ -29,7 +31,7 @@ export function Editor({ design, onSaved }: { design: Design; onSaved: (d: Desig
   const [problem, setProblem] = useState<unknown>(null)
   const doc = history.present
   const change = (next: DesignDocument) => setHistory((h) => commit(h, next))
-  const dirty = JSON.stringify(doc) !== saved
+  const dirty = JSON.stringify(doc) !== saved || name.trim() !== savedName
 
   const request = useDebounced(JSON.stringify(doc), 250)
   const preview = useLoad(() => api<Preview>(`/designs/v2/${encodeURIComponent(design._id)}/preview`, { method: 'POST', json: { document: JSON.parse(request), maxSide: 1600 } }), [request])
@@ -70,9 +72,11 @@ export function Editor({ design, onSaved }: { design: Design; onSaved: (d: Desig
     setStatus(publish ? 'Publishing…' : 'Saving…')
     try {
       const path = `/designs/v2/${encodeURIComponent(design._id)}`
-      let answer = dirty || !publish ? await api<Design>(path, { method: 'PATCH', json: { document: doc } }) : design
+      const renamed = name.trim() && name.trim() !== savedName ? { name: name.trim() } : {}
+      let answer = dirty || !publish ? await api<Design>(path, { method: 'PATCH', json: { document: doc, ...renamed } }) : design
       if (publish) answer = await api<Design>(`${path}/publish`, { method: 'POST' })
       setSaved(JSON.stringify(doc))
+      setSavedName(answer.name)
       setStatus(publish ? 'Published: the render URL now renders this version.' : 'Draft saved. The render URL still renders the published version until you publish.')
       onSaved(answer)
     } catch (error) {
@@ -175,6 +179,15 @@ export function Editor({ design, onSaved }: { design: Design; onSaved: (d: Desig
             <p class="muted">Drag a box to move it, its corner to resize it; arrow keys nudge the selected component (Shift: 10 px), Delete removes it, Ctrl+Z undoes.</p>
           </div>
           <div class="side">
+            {!selected && (
+              <section class="panel" aria-labelledby="design-heading">
+                <h2 id="design-heading">Design</h2>
+                <div class="prop">
+                  <label for="design-name">Design name</label>
+                  <input id="design-name" type="text" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+                </div>
+              </section>
+            )}
             <PropertiesPanel doc={doc} selected={selected} onChange={change} onDelete={remove} />
             <LayersPanel doc={doc} selected={selected} onSelect={setSelected} onChange={change} />
           </div>

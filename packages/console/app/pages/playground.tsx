@@ -70,7 +70,8 @@ export function Playground({ design, config }: { design: Design; config: RenderC
   const params = useMemo(() => {
     const p: Record<string, string> = Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)]))
     if (variation !== 'master') p.variation = variation
-    if (format !== 'png') p.format = format
+    // Always named: a render URL without it gets the server's default format, which may differ.
+    p.format = format
     if (quality && (format === 'jpeg' || format === 'webp')) p.quality = quality
     return p
   }, [overrides, variation, format, quality])
