@@ -159,7 +159,6 @@ it('edits visually: a drag and Save draft change the draft, not the published re
   expect(y).toBeGreaterThan(10)
   await page.getByRole('button', { name: 'Save draft' }).click()
   await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor()
-  await page.screenshot({ path: join(SHOTS, 'editor.png'), fullPage: true })
   const stored = (await (await fetch(`${c.url}/designs/v2/${id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { design: { components: Array<{ key: string; x: number; y: number }> }; draft: { components: Array<{ key: string; x: number; y: number }> } }
   expect(stored.draft.components.find((k) => k.key === 'title')).toMatchObject({ x, y })
   expect(stored.design.components.find((k) => k.key === 'title')).toMatchObject({ x: 10, y: 10 })
@@ -187,6 +186,8 @@ it('takes a new design from an empty canvas to a published render link, without 
   await page.getByRole('button', { name: 'Publish' }).click()
   await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
   await page.getByRole('heading', { name: 'Launch card', level: 1 }).waitFor()
+  await page.getByRole('button', { name: 'text (text)' }).click()
+  await page.screenshot({ path: join(SHOTS, 'editor.png') })
   await page.getByRole('link', { name: 'Playground', exact: true }).click()
   await expect.poll(() => page.getByLabel('text.text').inputValue()).toBe('Launch day')
   await page.getByLabel('text.text').fill('Launch night')
