@@ -236,6 +236,10 @@ describe('GET /openapi.json', () => {
     expect(doc.paths['/designs/v2'].post.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/CreateDesignRequest' }, example: { name: expect.any(String), document: { version: 2 } } })
     expect(doc.paths['/designs/v2/{id}'].patch.requestBody.content['application/json']).toMatchObject({ schema: { $ref: '#/components/schemas/UpdateDesignRequest' }, example: { patch: expect.any(Object) } })
     expect(doc.components.schemas.CreateDesignRequest.required).toEqual(['name', 'document'])
+    // The console's endpoints carry an example answer.
+    for (const [path, method, status] of [['/designs/v2', 'post', '201'], ['/designs/v2/{id}', 'patch', '200'], ['/designs/v2/{id}', 'delete', '200'], ['/designs/v2/{id}/preview', 'post', '200'], ['/analytics/exports', 'get', '200'], ['/settings/webhook-deliveries', 'get', '200']] as const)
+      expect(doc.paths[path][method].responses[status].content['application/json'].example, `${method} ${path}`).toEqual(expect.any(Object))
+    expect(doc.paths['/designs/v2/{id}/preview'].post.responses['200'].content['application/json'].example.layout.components[2]).toMatchObject({ parent: 'price-tag' })
     expect(doc.components.schemas.PreviewDesignRequest.properties.maxSide).toMatchObject({ type: 'integer', minimum: 16, maximum: 4096, default: 1024 })
     expect(doc.components.schemas.DesignPreview.properties.layout.properties.components.items).toEqual({ $ref: '#/components/schemas/ComponentBox' })
     expect(Object.keys(doc.components.schemas.UpdateDesignRequest.properties)).toEqual(['name', 'document', 'patch', 'publish'])

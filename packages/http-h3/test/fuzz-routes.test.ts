@@ -1,6 +1,6 @@
 // Fuzz: random requests to the render and design routes of the in-process app (memory stores,
 // the real renderer): GET and POST /v1/:id with hostile queries and bodies, POST /bulk, and the
-// bearer routes (/designs/v2 list, config, the three exports). No request may get a 5xx (but a
+// bearer routes (/designs/v2 list, config, the three exports, preview, create, change, publish, delete). No request may get a 5xx (but a
 // 503 from a busy render pool), every 4xx is a JSON error whose message names the field at
 // fault, and no request may hang. A seeded slice runs in `pnpm test`, the full budget under
 // `pnpm fuzz` (docs/fuzzing.md).
@@ -51,6 +51,8 @@ let token: string
 /** Render codes (for /v1 and /bulk) and design ids (for the bearer routes) of the stored designs. */
 const codes: string[] = []
 const ids: string[] = []
+/** The design that PATCH, publish and DELETE cases write to (never previewed: its draft may be anything valid). */
+let writeTarget = ''
 
 beforeAll(async () => {
   // Remote images must not wait on a network the sandbox does not have.
@@ -65,6 +67,7 @@ beforeAll(async () => {
   // A draft-only design: renders must refuse it cleanly.
   codes.push(await h.createDesign(user, CARD, { draftOnly: true }))
   for (const item of (await h.designs.listByOwner(user.id, { offset: 0, limit: 100 })).items) ids.push(item.id)
+  writeTarget = (await h.designs.getByRenderCode(await h.createDesign(user, CARD)))!.id
 }, 60_000)
 afterAll(() => h?.close())
 
@@ -202,6 +205,50 @@ const exportDesign = fc.tuple(designId, fc.constantFrom('/export', '/export/driv
   ...(body !== undefined ? { body } : {}),
 }))
 
+/** Documents that render without reaching resvg's panics (see renderSafe), for previews of an unsaved document. */
+const safeDocument = designDocument({ maxSize: 64, maxComponents: 4, offline: true }).filter(noImageOrGroup).map(renderSafe)
+/** Any JSON value or a document-like object, for fields that must be a document. */
+const documentValue = fc.oneof({ weight: 3, arbitrary: safeDocument }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) })
+const jsonFields = (fields: Record<string, fc.Arbitrary<unknown>>) =>
+  fc.oneof({ weight: 4, arbitrary: fc.record(fields, { requiredKeys: [] }).map((b) => JSON.stringify(b)) }, { weight: 1, arbitrary: jsonBodyText })
+const previewBody = jsonFields({
+  source: fc.oneof(fc.constantFrom('draft', 'published', 'latest'), fc.jsonValue({ maxDepth: 1 })),
+  overrides: fc.oneof(flatOverrides, nestedOverrides, fc.jsonValue({ maxDepth: 2 })),
+  variation: fc.oneof(fc.constantFrom('square', 'story', 'master', 'nope', 'x'.repeat(65)), fc.jsonValue({ maxDepth: 1 })),
+  maxSide: fc.oneof(fc.constantFrom(15, 16, 64, 4096, 4097, 1.5, -1, 1e308, '64'), fc.jsonValue({ maxDepth: 1 })),
+  document: documentValue,
+  other: fc.jsonValue({ maxDepth: 1 }),
+})
+const previewDesign = fc.tuple(designId, fc.option(previewBody, { nil: undefined }), contentType, bearer).map(([id, body, type, auth]): FuzzRequest => ({
+  method: 'POST',
+  path: `/designs/v2/${id}/preview`,
+  headers: { authorization: auth(), ...(type ? { 'content-type': type } : {}) },
+  ...(body !== undefined ? { body } : {}),
+}))
+const name = fc.oneof(fc.constantFrom('Card', '', '   ', 'x'.repeat(200), 'x'.repeat(201), 'a\nb'), nastyText, fc.jsonValue({ maxDepth: 1 }))
+const patch = fc.oneof(
+  fc.record({ components: fc.dictionary(fc.constantFrom('c0', 'c1', 'c2', 'c3', 'c4', 'nope', '__proto__'), fc.oneof(fc.constant(null), fc.jsonValue({ maxDepth: 2 })), { maxKeys: 2 }) }),
+  fc.record({ remove: fc.array(fc.oneof(fc.constantFrom('c0', 'c1', 'nope'), nastyText), { maxLength: 2 }) }),
+  fc.jsonValue({ maxDepth: 3 }),
+)
+const writeId = fc.oneof({ weight: 4, arbitrary: fc.constant(() => writeTarget) }, { weight: 1, arbitrary: pathSegment(nastyText).map((segment) => () => segment) })
+const writeDesign = fc
+  .tuple(
+    fc.constantFrom('POST /designs/v2', 'PATCH', 'PATCH', 'POST publish', 'DELETE'),
+    writeId,
+    jsonFields({ name, document: documentValue, patch, publish: fc.oneof(fc.boolean(), fc.jsonValue({ maxDepth: 1 })), draft: fc.jsonValue({ maxDepth: 1 }) }),
+    contentType,
+    bearer,
+  )
+  .map(([kind, id, body, type, auth]): FuzzRequest => {
+    const headers = { authorization: auth(), ...(type ? { 'content-type': type } : {}) }
+    if (kind === 'POST /designs/v2') return { method: 'POST', path: '/designs/v2', headers, body }
+    if (kind === 'PATCH') return { method: 'PATCH', path: `/designs/v2/${id()}`, headers, body }
+    if (kind === 'POST publish') return { method: 'POST', path: `/designs/v2/${id()}/publish`, headers }
+    // Deleting the write target would leave the other cases nothing to write to: only ids that name nothing.
+    return { method: 'DELETE', path: `/designs/v2/${id() === writeTarget ? 'd_none' : id()}`, headers }
+  })
+
 // ---------------------------------------------------------------------------
 // The property
 
@@ -231,7 +278,7 @@ async function runCase(request: FuzzRequest, counts: Record<string, number>): Pr
   let outcome: string
   if (response.status >= 400) outcome = assertClientError(request, response, bytes)
   else {
-    if (response.status !== 200) fail(request, response.status, 'an unexpected success status', bytes)
+    if (response.status !== 200 && !(response.status === 201 && request.method === 'POST' && request.path === '/designs/v2')) fail(request, response.status, 'an unexpected success status', bytes)
     if (!response.headers.get('content-type')) fail(request, response.status, 'a success without a content type', bytes)
     outcome = `ok_${(response.headers.get('content-type') ?? '').split(/[;/]/)[1]}`
   }
@@ -245,6 +292,8 @@ const ROUTES = {
   'GET /designs/v2': listDesigns,
   'GET /designs/v2/:id(/config)': designConfig,
   'POST /designs/v2/:id/export*': exportDesign,
+  'POST /designs/v2/:id/preview': previewDesign,
+  'POST|PATCH|DELETE /designs/v2(/:id)(/publish)': writeDesign,
 } as const
 
 describe('fuzz: the render and design routes', () => {

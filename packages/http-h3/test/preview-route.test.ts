@@ -88,6 +88,7 @@ describe('POST /designs/v2/{id}/preview', () => {
     ['an unknown field', { overides: {} }, /^overides: unknown field; expected one of source, overrides, variation, maxSide, document/],
     ['a body that is not an object', '[1]', /^body: expected a JSON object/],
     ['overrides that are not an object', { overrides: 'title.text=Hi' }, /^overrides: /],
+    ['a document that is not an object (as PATCH answers it)', { document: 'card' }, /^document: expected/],
   ])('answers 400 naming the field for %s', async (_, body, message) => {
     expect((await expectError(await preview(body), 400, message)).code).toBe('ERR_INVALID_REQUEST')
   })

@@ -66,4 +66,9 @@ it('completes every job exactly once across a stop and a start', async () => {
   const delivered = receiver.deliveries.map((d) => (d.verified as { exportId: string }).exportId)
   expect(delivered.sort()).toEqual([...ids].sort())
   expect(await second.server.backends.meter.usage({ subject: userId, window: new Date().toISOString().slice(0, 7) })).toBe(6)
+  // The fs job store lists them across the restart: every job, and every webhook with its one delivery.
+  const list = (await (await second.call(`${PUBLIC}/analytics/exports?$limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as { docs: Array<{ exportId: string }>; totalDocs: number }
+  expect(list.docs.map((job) => job.exportId).sort()).toEqual([...ids].sort())
+  const hooks = (await (await second.call(`${PUBLIC}/settings/webhook-deliveries?$limit=100`, { headers: { authorization: `Bearer ${token}` } })).json()) as { docs: Array<{ exportId: string; state: string; attempts: Array<{ status?: number }> }> }
+  expect(hooks.docs.map((hook) => [hook.state, hook.attempts.map((a) => a.status)])).toEqual(ids.map(() => ['delivered', [200]]))
 }, 90_000)

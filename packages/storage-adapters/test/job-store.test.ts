@@ -9,6 +9,7 @@ import { createStorage } from 'unstorage'
 import memoryDriver from 'unstorage/drivers/memory'
 import { describe, expect, it } from 'vitest'
 import { fsJobStore, memoryJobStore, redisJobStore, unstorageJobStore } from '../src/job-store.js'
+import { MAX_LISTED_JOBS as STORE_MAX_LISTED_JOBS } from '../src/unstorage/job-store.js'
 import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 
 const { admin, base: redisBase } = setupRedis()
@@ -31,6 +32,10 @@ const job = (id: string, fields: Partial<JobRecord> = {}): JobRecord => ({
 })
 
 describe('unstorage job store', () => {
+  it("unstorage › lists as many jobs of an owner as the port's MAX_LISTED_JOBS", () => {
+    expect(STORE_MAX_LISTED_JOBS).toBe(MAX_LISTED_JOBS)
+  })
+
   it('unstorage › an owner with more jobs than MAX_LISTED_JOBS: the listing keeps the newest ones and its index stays bounded, every record still readable', async () => {
     const storage = createStorage({ driver: memoryDriver() })
     const store = unstorageJobStore({ storage })

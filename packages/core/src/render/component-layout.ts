@@ -2,7 +2,8 @@
  * Where each component of a render landed: the boxes the layout engine computed (satori's
  * `onNodeDetected`), so components placed by auto-layout groups are where they were drawn, not
  * where their `x`/`y` would put them. In pixels of the rendered image (a variation scaled from
- * the base layout included), before rotation. A visual editor draws its selection from these.
+ * the base layout included), before rotation (the children of a rotated group in the group's
+ * frame before its rotation). A visual editor draws its selection from these.
  *
  * @module render/component-layout
  */

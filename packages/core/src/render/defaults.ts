@@ -13,7 +13,7 @@ export { BULK_DEFAULT_FORMAT, DEFAULT_FORMAT, DEFAULT_QUALITY, EXPORT_DEFAULT_FO
 export interface OutputOptions {
   format: OutputFormat
   quality: number
-  /** Also return every visible component's box (`RenderResult.layout`); the render is then laid out whole. */
+  /** Also return every visible component's box (`RenderResult.layout`); cached static layers give theirs from the cache. */
   layout?: boolean
 }
 

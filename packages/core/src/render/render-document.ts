@@ -88,11 +88,11 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
     warnings: finishWarnings(prepared, layout),
     ...(boxes ? { layout: layoutOf(resolved, boxes) } : {}),
   })
-  // Raster formats reuse the static layers when they can; PDF stays vector. A render asked for
-  // its layout is laid out whole: cached layers are not laid out again.
-  if (format !== 'pdf' && context.layers && output.layout !== true) {
-    const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers)
-    if (layered) return done(layered.bytes, layered.warnings)
+  // Raster formats reuse the static layers when they can (their boxes too); PDF stays vector.
+  if (format !== 'pdf' && context.layers) {
+    const detected = output.layout === true ? new Map<string, DetectedBox>() : undefined
+    const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers, undefined, detected)
+    if (layered) return done(layered.bytes, layered.warnings, detected)
   }
 
   const boxes = output.layout === true ? new Map<string, DetectedBox>() : undefined

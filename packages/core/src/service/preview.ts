@@ -19,11 +19,15 @@ import { resolveDesign } from '../render/resolve-document.js'
 import type { RenderWarning } from '../render/types.js'
 import { parseInput, validated } from './check-document.js'
 import { designIdSchema } from './design-inputs.js'
+import { documentSchema } from '../design/patch-schema.js'
 import type { AuthoringServices } from './design-writes.js'
 import { isPresent, loadOwnDesign } from './designs.js'
 import type { DesignRecord } from '../contracts/design-store.js'
 import type { BearerAccount } from './bearer-services.js'
 import type { RendererPort } from './prepare-render.js'
+
+/** The `document` of a preview, checked as `update_design`'s (an object first, then the design rules). */
+const UnsavedDocumentSchema = z.object({ document: documentSchema })
 
 /** Long side of a preview when `maxSide` is absent, in pixels. */
 export const DEFAULT_PREVIEW_MAX_SIDE = 1024
@@ -164,7 +168,8 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
   })
   if (request.document !== undefined && input.source !== undefined)
     throw invalidRequest([{ path: 'source', message: 'give either "source" (a stored version) or "document" (an unsaved one), not both' }])
-  // The unsaved document is checked before the store is read: a bad one costs no read.
+  // The unsaved document is checked as update_design checks one, before the store is read: a bad one costs no read.
+  if (request.document !== undefined) parseInput(UnsavedDocumentSchema, { document: request.document })
   const unsaved = request.document === undefined ? undefined : validated(request.document, 'document')
   const record = await loadOwnDesign(services, request.account, input.id)
   const source = unsaved ? 'document' : (input.source ?? (isPresent(record.draft) ? 'draft' : 'published'))

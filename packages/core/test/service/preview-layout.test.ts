@@ -34,7 +34,7 @@ const DOCUMENT = {
       ],
     },
     { type: 'group', key: 'box', x: 100, y: 100, width: 100, height: 80, border: { width: 4, color: '#000000' }, children: [{ type: 'shape', key: 'dot', x: 6, y: 8, width: 10, height: 10, fill: '#0000ff' }] },
-    { type: 'text', key: 'tilted', x: 250, y: 120, width: 100, height: 40, text: 'Hi', rotation: 30 },
+    { type: 'text', key: 'tilted', x: 250, y: 120, width: 100, height: 40, text: 'Hi', rotation: 30, dynamic: ['text'] },
   ],
   variations: [{ id: 'half', name: 'Half', width: 200, height: 100 }],
 }
@@ -72,7 +72,22 @@ describe('previewDesign › layout', () => {
     expect(byKey(preview.layout!.components).dot).toMatchObject({ x: 55, y: 56 })
   })
 
-  it('is the same on a second preview (the static-layer cache does not skip its layout), in full-size pixels whatever maxSide', async () => {
+  it('from the static-layer cache: the same boxes as a whole render, on the render that fills the cache and on the one that hits it', async () => {
+    const whole = createRenderer({ layerCacheBytes: 0 })
+    try {
+      const { services, design } = await setup()
+      const expected = (await previewDesign({ ...services, renderer: whole }, { account: alice, id: design._id, layout: true, overrides: { 'tilted.text': 'Yo' } })).layout
+      expect(expected!.components).toHaveLength(6)
+      for (const text of ['Yo', 'Again']) {
+        const layered = await previewDesign(services, { account: alice, id: design._id, layout: true, overrides: { 'tilted.text': text } })
+        expect(layered.layout, text).toEqual(expected)
+      }
+    } finally {
+      await whole.close()
+    }
+  })
+
+  it('is the same on a second preview, in full-size pixels whatever maxSide', async () => {
     const { services, design } = await setup()
     const first = await previewDesign(services, { account: alice, id: design._id, layout: true, overrides: {} })
     const second = await previewDesign(services, { account: alice, id: design._id, layout: true, maxSide: 100 })

@@ -10,8 +10,12 @@ import { ErrorSchema, QuotaErrorSchema } from './components.js'
 import { OAuthErrorSchema } from './oauth-components.js'
 import type { JsonSchema } from './schema.js'
 
-/** A JSON response of `schema` (a zod schema: a component is referred to, see `defineComponents`). */
-export const jsonResponse = (description: string, schema: ZodType, headers?: JsonSchema) => ({ description, ...(headers ? { headers } : {}), content: { 'application/json': { schema } } })
+/** A JSON response of `schema` (a zod schema: a component is referred to, see `defineComponents`), with an `example` body when given. */
+export const jsonResponse = (description: string, schema: ZodType, headers?: JsonSchema, example?: unknown) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+})
 
 /** A JSON error response (`Error` body) with `description`. */
 export const errorBody = (description: string) => jsonResponse(description, ErrorSchema)

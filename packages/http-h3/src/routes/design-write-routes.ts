@@ -33,6 +33,9 @@ export function bodyObject(body: unknown, allowed: readonly string[], example: s
   return body as Record<string, unknown>
 }
 
+/** The Design resource of the answers' examples. */
+const EXAMPLE_DESIGN = { _id: 'd_3Jx9Qm2LpZ7a', name: 'Summer sale card', renderCode: 'k3Jx9Qm2LpZ7aK4tWv8R1A', createdAt: '2026-11-23T10:00:00.000Z', updatedAt: '2026-11-23T10:00:00.000Z', design: null, draft: EXAMPLE_DOCUMENT }
+
 const documentErrors = '`name`, `document`, `patch` or `publish` is invalid, or the body has another field; `issues` lists each problem with its JSON path (`document.components[1].fontSize`, `patch.components.titel`).'
 
 /** `POST /designs/v2`: a new design (201). */
@@ -53,7 +56,7 @@ export const createDesignRoute = defineRoute({
     content: { 'application/json': { schema: CreateDesignInputSchema, example: { name: 'Summer sale card', document: EXAMPLE_DOCUMENT, publish: false } } },
   },
   responses: {
-    '201': jsonResponse('The new design (same shape as `GET /designs/v2/{id}`): `design` null and the document in `draft`, or published with no draft.', DesignResourceSchema),
+    '201': jsonResponse('The new design (same shape as `GET /designs/v2/{id}`): `design` null and the document in `draft`, or published with no draft.', DesignResourceSchema, undefined, EXAMPLE_DESIGN),
     '400': errorBody(documentErrors),
     ...bearerErrors,
     '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan allows no more designs (\`ERR_TEMPLATE_LIMIT\`, \`message\` says how many): delete one first.` },
@@ -85,7 +88,7 @@ export const updateDesignRoute = defineRoute({
     content: { 'application/json': { schema: UpdateDesignBodySchema, example: { patch: { components: { title: { text: 'Winter sale' } } }, publish: true } } },
   },
   responses: {
-    '200': jsonResponse('The design as it is now.', DesignResourceSchema),
+    '200': jsonResponse('The design as it is now.', DesignResourceSchema, undefined, { ...EXAMPLE_DESIGN, updatedAt: '2026-11-23T10:05:00.000Z', design: EXAMPLE_DOCUMENT, draft: undefined }),
     '400': errorBody(`${documentErrors} Or: both \`document\` and \`patch\`, or nothing to change.`),
     ...bearerErrors,
     '404': errorBody("No design of yours has this id (another account's design is not found either)."),
@@ -141,7 +144,7 @@ export const deleteDesignRoute = defineRoute({
   description: 'Deletes the design, published version and draft, as the MCP tool `delete_design`: its render URL stops working at once and it no longer counts against the plan. Cannot be undone.',
   params: designIdParams,
   responses: {
-    '200': jsonResponse('Deleted.', DeletedDesignSchema),
+    '200': jsonResponse('Deleted.', DeletedDesignSchema, undefined, { success: true, _id: 'd_3Jx9Qm2LpZ7a' }),
     ...bearerErrors,
     '404': errorBody('No design of yours has this id (or it is already deleted).'),
   },

@@ -33,7 +33,24 @@ export const previewDesignRoute = defineRoute({
     content: { 'application/json': { schema: PreviewDesignBodySchema, example: { overrides: { 'title.text': 'Hello' }, variation: 'master', maxSide: 512 } } },
   },
   responses: {
-    '200': jsonResponse('The preview, its warnings and its layout.', DesignPreviewSchema),
+    '200': jsonResponse('The preview, its warnings and its layout.', DesignPreviewSchema, undefined, {
+      image: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA…',
+      width: 512,
+      height: 512,
+      scale: 0.4741,
+      source: 'draft',
+      variation: 'master',
+      warnings: [{ code: 'override_ignored', key: 'title.x', reason: 'not_dynamic', message: '"x" is not a dynamic field of "title"; its dynamic fields are text' }],
+      layout: {
+        width: 1080,
+        height: 1080,
+        components: [
+          { key: 'title', type: 'text', x: 80, y: 80, width: 920, height: 200 },
+          { key: 'price-tag', type: 'group', x: 100, y: 877, width: 400, height: 96 },
+          { key: 'price', type: 'text', x: 132, y: 895, width: 170, height: 60, parent: 'price-tag' },
+        ],
+      },
+    }),
     '400': errorBody('A field is invalid or unknown (`message` and `issues` name it): `maxSide` out of range, `source` the design does not have or given with `document`, an invalid `document` (paths `document.…`), an invalid override value (`overrides.<key>`), or an unknown variation (`available` lists them).'),
     ...bearerErrors,
     '404': errorBody("No design of yours has this id (another account's design is not found either)."),

@@ -195,7 +195,28 @@ export const listWebhookDeliveriesRoute = defineRoute({
     "One item per export job queued with a `webhookUrl`: the export it belongs to (`exportId`, `designId`, the job's `status`), where it is sent, its `state` and every attempt (time, the receiver's HTTP status, the error), oldest attempt first, with `nextAttemptAt` while a retry is due. The attempts are those of the job record (`GET /analytics/exports/{exportId}` shows the same). Paged like `/designs/v2`. Needs `read` only: it shows no secret. Mounted with export jobs that have webhooks (`litho serve` has).",
   query: [ListExportJobsParamsSchema],
   responses: {
-    '200': jsonResponse('A page of webhooks.', PaginatedWebhookDeliveriesSchema),
+    '200': jsonResponse('A page of webhooks.', PaginatedWebhookDeliveriesSchema, undefined, {
+      docs: [
+        {
+          exportId: 'exp_DTu-vTZpVEJBJMZf',
+          designId: 'd_3Jx9Qm2LpZ7a',
+          status: 'succeeded',
+          url: 'https://example.com/hooks',
+          state: 'delivered',
+          attempts: [
+            { at: '2026-11-23T17:33:25.400Z', status: 500, error: 'HTTP 500' },
+            { at: '2026-11-23T17:33:30.410Z', status: 200 },
+          ],
+          createdAt: '2026-11-23T17:33:24.900Z',
+          finishedAt: '2026-11-23T17:33:25.371Z',
+        },
+      ],
+      page: 1,
+      totalPages: 1,
+      hasNextPage: false,
+      totalDocs: 1,
+      limit: 10,
+    }),
     '400': listParamsError,
     ...bearerErrors,
   },

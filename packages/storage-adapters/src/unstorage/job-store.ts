@@ -21,7 +21,7 @@
  *
  * @module unstorage/job-store
  */
-import { MAX_LISTED_JOBS, type JobRecord, type JobStatus, type JobStore } from '@litho/core/contracts'
+import type { JobRecord, JobStatus, JobStore } from '@litho/core/contracts'
 import type { Storage } from 'unstorage'
 import { createLock } from '../kit/locks.js'
 import { ID_RE, readUnstorageOptions, storeKit, type StoreKit } from '../kit/store-base.js'
@@ -41,6 +41,11 @@ export interface UnstorageJobStoreOptions {
 export const kit: StoreKit = storeKit({ label: 'job-store', adapter: 'unstorage-job-store', defaultBase: 'litho:jobs' })
 /** Every method of the port: the Redis store forwards each to the store it loads. */
 export const METHODS = ['create', 'get', 'update', 'listByOwner'] as const
+/**
+ * The port's `MAX_LISTED_JOBS` (a test holds them equal): not imported, since the contracts entry
+ * loads zod and the stores must not.
+ */
+export const MAX_LISTED_JOBS = 1000
 /** The largest page of `listByOwner`: one call reads at most this many records. */
 const MAX_PAGE = 100
 /** Digits of the epoch milliseconds in an index key: enough for any year the store accepts. */

@@ -13,6 +13,7 @@ import type { Component, Paint } from '../../design/schema.js'
 import type { PreparedImage } from '../images/index.js'
 import type { Prepared } from '../layout-pass.js'
 import type { ResolvedDocument } from '../resolve-document.js'
+import type { DetectedBox } from '../component-layout.js'
 import type { RenderWarning } from '../types.js'
 
 /** One rasterized static layer: a rectangle of the canvas and what laying it out reported. */
@@ -27,6 +28,8 @@ export interface CachedLayer {
   layoutWarnings: RenderWarning[]
   /** Font warnings its layout raised (glyphs no chosen face has). */
   fontWarnings: RenderWarning[]
+  /** The box of each of its components as laid out, by key (a render asked for its layout reads them). */
+  boxes?: ReadonlyMap<string, DetectedBox>
 }
 
 /** A bounded cache of static layers (one per render thread). */

@@ -11,6 +11,7 @@ import { LithoError } from '../../errors.js'
 import type { Component, Paint } from '../../design/schema.js'
 import { rasterizeRegion, type RasterFormat, type RasterRegion } from '../encode.js'
 import { isOpaquePaint, layoutPass, visibleComponents, type Prepared } from '../layout-pass.js'
+import type { DetectedBox } from '../component-layout.js'
 import type { ResolvedDocument } from '../resolve-document.js'
 import type { RenderWarning } from '../types.js'
 import { encodeCanvas, paintOver, releaseCanvas, takeCanvas } from './composite.js'
@@ -58,6 +59,7 @@ export async function renderLayered(
   prepared: Prepared,
   cache: LayerCache,
   times?: StageTimes,
+  detected?: Map<string, DetectedBox>,
 ): Promise<{ bytes: Uint8Array; warnings: RenderWarning[] } | undefined> {
   const plan = planLayers(resolved)
   const { width, height } = resolved
@@ -75,9 +77,14 @@ export async function renderLayered(
   }
   const clock = { layout: 0, rasterize: 0 }
 
-  async function part(components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<{ region: RasterRegion | null; warnings: RenderWarning[] } | undefined> {
+  async function part(
+    components: readonly Component[],
+    background: Paint | undefined,
+    crop: number | undefined,
+    boxes?: Map<string, DetectedBox>,
+  ): Promise<{ region: RasterRegion | null; warnings: RenderWarning[] } | undefined> {
     const started = now()
-    const layout = await layoutPass(resolved, components, background, prepared)
+    const layout = await layoutPass(resolved, components, background, prepared, boxes)
     const laidOut = now()
     clock.layout += laidOut - started
     const region = rasterizeRegion(layout.svg, crop)
@@ -88,15 +95,19 @@ export async function renderLayered(
   async function staticLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<CachedLayer | null | undefined> {
     if (key === undefined) return null
     const hit = cache.get(key)
-    if (hit) {
+    if (hit?.boxes || (hit && !detected)) {
       fontWarnings.push(...hit.fontWarnings)
+      if (detected) for (const [k, box] of hit.boxes!) detected.set(k, box)
       return hit
     }
     const before = fontWarnings.length
-    const drawn = await part(components, background, crop)
+    // A static layer keeps its boxes (a few per component) for the renders that ask for their layout.
+    const boxes = new Map<string, DetectedBox>()
+    const drawn = await part(components, background, crop, boxes)
     if (!drawn) return undefined
+    if (detected) for (const [k, box] of boxes) detected.set(k, box)
     const region = drawn.region ?? { x: 0, y: 0, width: 0, height: 0, pixels: Buffer.alloc(0) }
-    const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before) }
+    const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before), boxes }
     cache.set(key, layer)
     return layer
   }
@@ -105,7 +116,7 @@ export async function renderLayered(
     // Bottom to top, so that layout warnings and font warnings come in paint order.
     const below = await staticLayer(keys.below, plan.below, doc.background, undefined)
     if (below === undefined) return bail()
-    const dynamic = plan.dynamic.length > 0 ? await part(plan.dynamic, undefined, cropMargin(plan.dynamic)) : null
+    const dynamic = plan.dynamic.length > 0 ? await part(plan.dynamic, undefined, cropMargin(plan.dynamic), detected) : null
     if (dynamic === undefined) return bail()
     const above = await staticLayer(keys.above, plan.above, undefined, cropMargin(plan.above))
     if (above === undefined) return bail()
