@@ -199,6 +199,11 @@ it('takes a new design from an empty canvas to a published render link, without 
   const png = Buffer.from(await image.arrayBuffer())
   // The IHDR: 1200 × 630, the new card's size.
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630])
+  // The gallery finds it by name.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Designs', exact: true }).click()
+  await page.getByLabel('Search designs').fill('launch')
+  await page.getByRole('link', { name: /^small/ }).waitFor({ state: 'detached' })
+  await page.getByRole('link', { name: /^Launch card/ }).waitFor()
 })
 
 it('fits a phone screen: no sideways scrolling on any page', async () => {
@@ -218,6 +223,29 @@ it('fits a phone screen: no sideways scrolling on any page', async () => {
   await page.getByRole('img', { name: 'Canvas' }).waitFor()
   expect(await overflow(), 'Edit').toBeLessThanOrEqual(0)
   await page.setViewportSize({ width: 1280, height: 860 })
+})
+
+it('keeps tokens in memory: a reload signs in again through the session, and expiry refreshes them by rotation', async () => {
+  const { page } = c
+  const refreshes: string[] = []
+  page.on('request', (request) => {
+    const body = new URLSearchParams(request.postData() ?? '')
+    if (request.url().includes('/oauth2/token') && body.get('grant_type') === 'refresh_token') refreshes.push(body.get('refresh_token')!)
+  })
+  // Only the page's clock moves: its tokens look expired to it, not to the server.
+  await page.clock.install()
+  await page.goto(`${c.url}/console/usage`)
+  await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor()
+  expect(await page.evaluate<number>('sessionStorage.length')).toBe(0)
+  for (const [i, name] of [[1, 'API keys'], [2, 'Exports']] as const) {
+    await page.clock.fastForward('02:00:00')
+    await page.getByRole('link', { name, exact: true }).click()
+    await page.getByRole('heading', { name, level: 1 }).waitFor()
+    await expect.poll(() => refreshes.length).toBe(i)
+    await expect(page.getByRole('alert').count()).resolves.toBe(0)
+  }
+  // Rotation: the second refresh spent the token the first one returned.
+  expect(refreshes[0]).not.toBe(refreshes[1])
 })
 
 it('signs out: the refresh token is revoked and the sign-in session ends', async () => {
