@@ -15,6 +15,8 @@ export interface ConsoleFixture {
   renderCode: string
   browser: Browser
   page: Page
+  /** The page's console errors so far (CSP violations would be among them). */
+  errors: string[]
   litho: ReturnType<typeof processFixture>['litho']
   close(): Promise<void>
 }
@@ -27,6 +29,10 @@ export async function startConsole(prefix: string, env: Record<string, string> =
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url })
   const page = await context.newPage()
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
   mkdirSync(SHOTS, { recursive: true })
   return {
     url,
@@ -34,6 +40,7 @@ export async function startConsole(prefix: string, env: Record<string, string> =
     renderCode,
     browser,
     page,
+    errors,
     litho: fixture.litho,
     async close() {
       await browser.close()

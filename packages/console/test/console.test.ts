@@ -254,4 +254,6 @@ it('signs out: the refresh token is revoked and the sign-in session ends', async
   await page.getByRole('button', { name: 'Sign out' }).click()
   await page.getByRole('button', { name: 'Sign in' }).waitFor()
   expect(new URL(page.url()).pathname).toBe('/console/')
+  // The whole run happened under the console's CSP without a violation.
+  expect(c.errors.filter((e) => /Content Security Policy/i.test(e))).toEqual([])
 })
