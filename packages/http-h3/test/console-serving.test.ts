@@ -11,6 +11,7 @@ import { consoleClient } from '../src/oauth-config.js'
 import { Browser } from './_browser.js'
 import { createHarness, type Harness } from './_harness.js'
 import { PASSWORD, REDIRECT, oauthHelpers, pkce } from './_oauth.js'
+import { processFixture } from './_process.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'litho-console-assets-'))
 let h: Harness
@@ -135,5 +136,33 @@ describe('a first-party client (the console)', () => {
     const { client_id } = await register({ firstParty: true, first_party: true })
     const registered = await browser.request(authorizeUrl(client_id, { code_challenge: pkce().challenge }))
     expect(await registered.text()).toContain('>Allow</button>')
+  })
+})
+
+describe('litho serve', () => {
+  it('serves the built console at /console and links to it from /; --no-console and LITHO_CONSOLE=0 leave both out', async () => {
+    const fixture = processFixture('litho-console-serve-')
+    try {
+      const on = fixture.serve(0)
+      const url = await on.ready
+      expect(on.output()).toContain(`console: ${url}/console/`)
+      const page = await fetch(`${url}/console/`)
+      expect(page.status).toBe(200)
+      const html = await page.text()
+      const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)![1]!
+      const js = await fetch(`${url}/console/${script}`)
+      expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+      expect((await fetch(`${url}/`)).status).toBe(200)
+      on.child.kill('SIGKILL')
+      for (const [args, env] of [[['--no-console'], {}], [[], { LITHO_CONSOLE: '0' }]] as const) {
+        const off = fixture.serve(0, env, [...args])
+        const offUrl = await off.ready
+        expect((await fetch(`${offUrl}/console/`)).status, JSON.stringify({ args, env })).toBe(404)
+        expect((await fetch(`${offUrl}/`)).status).toBe(404)
+        off.child.kill('SIGKILL')
+      }
+    } finally {
+      fixture.cleanup()
+    }
   })
 })
