@@ -1,13 +1,16 @@
 // One `litho serve` (the real CLI, a temp data dir, a seeded user and design) and one headless
 // Chromium (Debian's /usr/bin/chromium, never a downloaded one) for a test file.
 import { mkdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { processFixture } from '../../http-h3/test/_process.js'
 
 export const EMAIL = 'ann@example.com'
 export const PASSWORD = 'correct horse battery staple'
-export const SHOTS = fileURLToPath(new URL('../../../docs/console/', import.meta.url))
+/** Where the screenshots go: docs/console/ with LITHO_SCREENSHOTS=1 (to refresh the docs), else a temp dir, so a test run leaves the tree clean. */
+export const SHOTS = process.env.LITHO_SCREENSHOTS === '1' ? fileURLToPath(new URL('../../../docs/console/', import.meta.url)) : join(tmpdir(), 'litho-console-screenshots')
 
 export interface ConsoleFixture {
   url: string
