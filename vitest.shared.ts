@@ -26,6 +26,7 @@ export const alias = {
   '@litho/storage-adapters/job-queue': fileURLToPath(new URL('./packages/storage-adapters/src/job-queue.ts', import.meta.url)),
   '@litho/storage-adapters': fileURLToPath(new URL('./packages/storage-adapters/src/index.ts', import.meta.url)),
   '@litho/auth-adapters': fileURLToPath(new URL('./packages/auth-adapters/src/index.ts', import.meta.url)),
+  '@litho/console': fileURLToPath(new URL('./packages/console/src/index.ts', import.meta.url)),
   '@litho/fonts-cjk': fileURLToPath(new URL('./packages/fonts-cjk/src/index.ts', import.meta.url)),
   '@litho/http-h3': fileURLToPath(new URL('./packages/http-h3/src/index.ts', import.meta.url)),
 }

@@ -38,6 +38,8 @@ export { UsageError } from './commands/usage-error.js'
 export { CommandError } from './commands/command-error.js'
 /** The render service as an h3 app: `createLithoApp({ designs, accounts, files, meter, renderer, signer, renderUrl })`. */
 export { createLithoApp, type LithoAppOptions } from './app/create-litho-app.js'
+/** The Litho Console at `/console` for other hosts (`createLithoApp`'s `console` option mounts it), and its CSP. */
+export { consoleCsp, mountConsole, type ConsoleOptions } from './app/console.js'
 /** The OpenAPI 3.1 document of the app, e.g. to publish it elsewhere. */
 export { createOpenApiDocument, type OpenApiAddresses } from './openapi/document.js'
 /** The standalone server of `litho serve`: `await startLithoServer({ dataDir: '.litho', port: 3000 })`. */

@@ -13,6 +13,7 @@
  * @module oauth-config
  */
 import { fetchRemote, networkPolicyFromEnv } from '@litho/core'
+import { CONSOLE_CLIENT_ID } from '@litho/console'
 import type { AccountStore, AuthStateStore, Clock, Meter } from '@litho/core/contracts'
 import { OPERATOR_CLIENT_ID, createAuthorizationServer, type AuthorizationServer, type PreIssuedClient } from '@litho/auth-adapters'
 import { ConfigError } from './backends.js'
@@ -27,6 +28,16 @@ export interface OAuthFromEnvOptions {
   clock?: Clock
   env: Record<string, string | undefined>
   onError?: (error: unknown) => void
+  /** Register the console's own client (`litho-console`, redirect URI `{url}/console/`). @default false */
+  console?: boolean
+}
+
+/** The console's client, or null when its redirect URI would be refused (https, or http on a loopback host only). */
+export function consoleClient(url: string): PreIssuedClient | null {
+  const redirectUri = `${url}/console/`
+  const { protocol, hostname } = new URL(redirectUri)
+  if (protocol !== 'https:' && !(protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(hostname))) return null
+  return { clientId: CONSOLE_CLIENT_ID, clientName: 'Litho Console', redirectUris: [redirectUri], firstParty: true }
 }
 
 /**
@@ -36,7 +47,9 @@ export interface OAuthFromEnvOptions {
  */
 export async function createOAuthFromEnv(options: OAuthFromEnvOptions): Promise<{ oauth: AuthorizationServer; orgId: string }> {
   const { env, url } = options
-  const clients = readClients(env.LITHO_OAUTH_CLIENTS)
+  const builtIn = options.console ? consoleClient(url) : null
+  // Configured clients come after: one also named litho-console replaces the built-in.
+  const clients = [...(builtIn ? [builtIn] : []), ...readClients(env.LITHO_OAUTH_CLIENTS)]
   const orgIdVariable = env.LITHO_ORG_ID || undefined
   if (orgIdVariable !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(orgIdVariable)) throw new ConfigError('LITHO_ORG_ID: expected 1-64 letters, digits, "_" or "-"')
   const policy = networkPolicyFromEnv(env)

@@ -22,12 +22,13 @@ import {
   type RenderPool,
 } from '@litho/core'
 import type { AuthorizationServer } from '@litho/auth-adapters'
+import { consoleAssetsDir } from '@litho/console'
 import { H3, toNodeHandler } from 'h3'
 import { createLithoApp } from './app/create-litho-app.js'
 import { malformedUrlResponse } from './app/malformed-url.js'
 import { errorJson } from './app/errors.js'
 import { ConfigError, createBackends, type LithoBackends } from './backends.js'
-import { createOAuthFromEnv } from './oauth-config.js'
+import { consoleClient, createOAuthFromEnv } from './oauth-config.js'
 import { readPlanSettings } from './plans-config.js'
 import { backendChecks, createReadiness } from './readiness.js'
 import { createRequestGate } from './request-gate.js'
@@ -73,6 +74,8 @@ export interface LithoServerOptions {
    * `shared` through the data dir's file store. @default 64 MiB in memory
    */
   outputCache?: { maxBytes?: number; shared?: boolean }
+  /** Serve the Litho Console at `/console` and register its OAuth client (docs/console.md). @default true */
+  console?: boolean
 }
 
 /** A running server. */
@@ -111,6 +114,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const sweepIntervalSeconds = readSweepIntervalSeconds(env)
   // LITHO_PLANS and LITHO_DEFAULT_PLAN: a bad table stops the server here, naming the field.
   const { plans } = readPlanSettings(env)
+  const withConsole = options.console ?? true
 
   // The port must be known before the file URLs are: listen first, with a gate that holds
   // early requests until the app is ready (or answers 503), so none meets silence.
@@ -136,7 +140,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const onError = (error: unknown) => log(`error: ${(error as Error)?.stack ?? String(error)}`)
   try {
     backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
-    auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError })
+    auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError, console: withConsole })
     const layerCacheBytes = layerCacheBytesFromEnv(env)
     pool = createRenderPool({ ...(options.threads ? { threads: options.threads } : {}), ...(layerCacheBytes === undefined ? {} : { layerCacheBytes }) })
     await pool.ready()
@@ -203,6 +207,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     strictOverrides: env.LITHO_STRICT_OVERRIDES === '1' || env.LITHO_STRICT_OVERRIDES === 'true',
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     ...(options.outputCache ? { outputCache: options.outputCache } : {}),
+    ...(withConsole ? { console: { assetsDir: consoleAssetsDir } } : {}),
     onError,
   })
   // The outer app sees a malformed path first (h3 refuses it before routing).
@@ -216,6 +221,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
+  if (withConsole) log(`console: ${url}/console/${consoleClient(url) ? '' : ' (its sign-in needs an https public URL, or http on a loopback host)'}`)
   const cache = options.outputCache
   log(`output cache: ${cache?.maxBytes === 0 ? 'no memory' : `${((cache?.maxBytes ?? DEFAULT_OUTPUT_CACHE_BYTES) / 1048576).toFixed(0)} MiB in memory`}${cache?.shared ? ', shared through the file store' : ''}`)
   log(`retention: signed files until they expire, hosted files ${hostedRetentionDays === null ? 'forever' : `${hostedRetentionDays} days`}; swept every ${sweepIntervalSeconds} s`)

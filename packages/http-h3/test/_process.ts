@@ -33,8 +33,8 @@ export function processFixture(prefix: string) {
   }
 
   /** Spawns `litho serve` on `port` (0: any); `ready` resolves with its URL once it logs "serving". */
-  function serve(port = 0, env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--threads', '1', '--data', data], { env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  function serve(port = 0, env: Record<string, string> = {}, args: string[] = []) {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--threads', '1', '--data', data, ...args], { env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
     children.push(child)
     let output = ''
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))

@@ -249,6 +249,18 @@ describe('GET /analytics/api', () => {
     expect(await storage()).toEqual({ usedBytes: 0, limitBytes: 10_000_000_000 })
   })
 
+  it('reports the render quota now, as the X-Quota-* headers of the last render, without spending one', async () => {
+    const counter = await newUser('free')
+    const counterCode = await h.createDesign(counter)
+    const counterKey = await h.createKey(counter)
+    const rendered = await render(counterCode, counterKey)
+    const quota = async () => ((await (await api('/analytics/api', await accessToken(counter, { scope: 'read' }))).json()) as { quota: unknown }).quota
+    const expected = { limit: Number(rendered.headers.get('x-quota-limit')), used: 1, remaining: Number(rendered.headers.get('x-quota-remaining')), resetAt: rendered.headers.get('x-quota-reset') }
+    expect(expected).toMatchObject({ limit: 100, remaining: 99 })
+    expect(await quota()).toEqual(expected)
+    expect(await quota()).toEqual(expected)
+  })
+
   it('counts renders in hour buckets, every bucket included', async () => {
     const body = await usage(`?groupBy=hour&start=${iso(day0 + 9 * HOUR)}&end=${iso(day0 + DAY + 11 * HOUR)}`)
     expect(body).toMatchObject({ success: true, groupBy: 'hour', start: iso(day0 + 9 * HOUR), end: iso(day0 + DAY + 11 * HOUR), total: 6 })

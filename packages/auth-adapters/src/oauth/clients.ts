@@ -176,6 +176,7 @@ export class Clients {
         ...(c.clientSecret ? { secretHash: sha256(c.clientSecret) } : {}),
         scope: c.scopes ? c.scopes.join(' ') : null,
         source: 'configured',
+        ...(c.firstParty ? { firstParty: true } : {}),
         createdAt: options.now().toISOString(),
       })
     }

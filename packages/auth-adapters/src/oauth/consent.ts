@@ -5,15 +5,23 @@
  *
  * @module oauth/consent
  */
+import { randomToken, sha256 } from './_http.js'
 import type { OAuthContext } from './context.js'
 import { consentPage, errorPage } from './pages.js'
 import { OAUTH_PATHS } from './paths.js'
-import type { PendingRequest } from './records.js'
+import { PENDING_TTL_SECONDS, type CodeRecord, type PendingRequest } from './records.js'
+import type { ClientRecord } from './types.js'
 
 /** The consent page of a pending request for `userId`. */
 export async function showConsent(context: OAuthContext, requestId: string, pending: PendingRequest, csrf: string, userId: string, headers: Record<string, string> = {}): Promise<Response> {
   const [client, user] = await Promise.all([context.clients.find(pending.clientId), context.accounts.getUser(userId)])
   if (!client || !user) return errorPage('Sign-in failed', 'The client or your account no longer exists.')
+  // The service's own app (a configured client only): the user signed in to it, nothing to ask.
+  if (client.firstParty && client.source === 'configured') {
+    const previous = (await context.state.swap(`areq.${requestId}`, { used: true }, { ttlSeconds: PENDING_TTL_SECONDS })) as (PendingRequest & { used?: boolean }) | null
+    if (!previous || previous.used) return errorPage('Sign-in expired', 'This sign-in was already used. Start again from the application.')
+    return redirectWithCode(context, pending, userId, client, headers)
+  }
   return consentPage({
     action: context.endpointUrl(OAUTH_PATHS.authorize),
     signOutAction: context.endpointUrl(OAUTH_PATHS.logout),
@@ -44,4 +52,23 @@ export function redirectHost(uri: string): string {
   } catch {
     return uri
   }
+}
+
+/** Stores a code for the user's grant and redirects to the client with it (the request is already marked used). */
+export async function redirectWithCode(server: OAuthContext, pending: PendingRequest, userId: string, client: ClientRecord, headers: Record<string, string> = {}): Promise<Response> {
+  const code = randomToken()
+  const record: CodeRecord = {
+    clientId: pending.clientId,
+    orgId: pending.orgId,
+    userId,
+    redirectUri: pending.redirectUri,
+    challenge: pending.challenge,
+    resource: pending.resource,
+    scope: pending.scopes.join(' '),
+    expiresAt: new Date(server.now().getTime() + server.limits.codeTtl * 1000).toISOString(),
+  }
+  // Kept past its lifetime so that a replay is recognised (and revokes what it issued).
+  await server.state.set(`code.${sha256(code)}`, record, { ttlSeconds: 600 })
+  await server.clients.touch(client)
+  return redirectWith(server, pending, { code }, headers)
 }

@@ -23,6 +23,12 @@ export interface PreIssuedClient {
   clientSecret?: string
   /** Scopes it may ask for; default all. */
   scopes?: string[]
+  /**
+   * The service's own app (the Litho Console): a signed-in user is sent back with a code
+   * without the consent page. Only for a client whose redirect URIs are the service's own.
+   * @default false
+   */
+  firstParty?: boolean
 }
 
 /** Options of {@link createAuthorizationServer}. */
@@ -114,6 +120,8 @@ export interface ClientRecord {
   scope: string | null
   /** How it came to be known. */
   source: 'registered' | 'configured' | 'metadata-document'
+  /** A configured client of the service itself: no consent page (`firstParty` of PreIssuedClient). */
+  firstParty?: boolean
   createdAt: string
   clientUri?: string
   logoUri?: string

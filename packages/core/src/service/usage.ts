@@ -15,7 +15,8 @@ import type { Meter } from '../contracts/meter.js'
 import type { LithoIssue } from '../errors.js'
 import { describeReceived } from '../design/schema.js'
 import { storageUsage } from '../quota/meter-storage.js'
-import type { PlanId, PlanTable } from '../quota/plans.js'
+import { PLANS, isPlanId, renderLimitOf, type PlanId, type PlanTable } from '../quota/plans.js'
+import { quotaWindow } from '../quota/window.js'
 import { invalidRequest } from './params.js'
 import type { BearerAccount } from './bearer-services.js'
 import { DEFAULT_USAGE_DAYS, MAX_USAGE_BUCKETS, USAGE_GROUP_BYS, type UsageBucket, type UsageGroupBy, type UsageResponse } from '../contracts/schemas/usage.js'
@@ -211,8 +212,9 @@ function checkUsageRange({ start, end, groupBy }: UsageParams, given: { start?: 
 /**
  * The account's render counts over `[start, end)` in UTC buckets: a complete series (zero
  * buckets included) from the meter's hourly history, each hour added to the bucket holding it;
- * and its stored bytes now, with the plan's storage limit (`limitBytes` null without a plan, or for a plan `services.plans`
- * (default `PLANS`) lacks).
+ * its stored bytes now, with the plan's storage limit (`limitBytes` null without a plan, or for a
+ * plan `services.plans` (default `PLANS`) lacks); and the render quota of the plan's window holding
+ * `now` (default: the system clock).
  *
  * @throws LithoError `ERR_INVALID_REQUEST` for a range that {@link parseUsageParams} would
  * reject; meter errors as they are.
@@ -220,13 +222,18 @@ function checkUsageRange({ start, end, groupBy }: UsageParams, given: { start?: 
  * const usage = await getUsage({ meter }, { account: { id: 'u_1' }, ...parseUsageParams(query, clock.now()) })
  * usage.buckets // [{ start: '2026-11-17T00:00:00.000Z', end: '2026-11-18T00:00:00.000Z', count: 3 }, …]
  */
-export async function getUsage(services: { meter: Pick<Meter, 'history' | 'usage'>; plans?: PlanTable | undefined }, request: { account: BearerAccount & { plan?: PlanId } } & UsageParams): Promise<UsageResponse> {
+export async function getUsage(services: { meter: Pick<Meter, 'history' | 'usage'>; plans?: PlanTable | undefined }, request: { account: BearerAccount & { plan?: PlanId }; now?: Date } & UsageParams): Promise<UsageResponse> {
   const { account, start, end, groupBy } = request
   const issues = checkUsageRange({ start, end, groupBy })
   if (issues.length > 0) throw invalidRequest(issues)
   const buckets = listBuckets(start, end, groupBy).map((b) => ({ start: b.start.toISOString(), end: b.end.toISOString(), count: 0 }))
   const byStart = new Map(buckets.map((b) => [b.start, b]))
-  const [hours, storage] = await Promise.all([services.meter.history({ subject: account.id, from: start, to: end }), storageUsage(services.meter, account, services.plans)])
+  const plans = services.plans ?? PLANS
+  const plan = account.plan !== undefined && isPlanId(account.plan, plans) ? plans[account.plan]! : undefined
+  const window = quotaWindow(request.now ?? new Date(), plan?.window ?? 'month')
+  const [hours, storage, used] = await Promise.all([services.meter.history({ subject: account.id, from: start, to: end }), storageUsage(services.meter, account, services.plans), services.meter.usage({ subject: account.id, window: window.id })])
+  const limit = plan === undefined ? null : renderLimitOf(plan)
+  const quota = { limit, used, remaining: limit === null ? null : Math.max(0, limit - used), resetAt: window.resetAt.toISOString() }
   const from = bucketStart(start, 'hour').getTime()
   let total = 0
   for (const { hour, count } of hours) {
@@ -239,7 +246,7 @@ export async function getUsage(services: { meter: Pick<Meter, 'history' | 'usage
     bucket.count += count
     total += count
   }
-  return { success: true, groupBy, start: start.toISOString(), end: end.toISOString(), total, buckets, storage }
+  return { success: true, groupBy, start: start.toISOString(), end: end.toISOString(), total, buckets, storage, quota }
 }
 
 function utc(year: number, month: number, day: number): Date {

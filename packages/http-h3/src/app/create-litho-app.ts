@@ -18,6 +18,7 @@ import { createOpenApiDocument } from '../openapi/document.js'
 import { createAppContext } from '../routes/app-context.js'
 import { mountRoutes } from '../routes/mount-routes.js'
 import { ROUTES } from '../routes/table.js'
+import { mountConsole, type ConsoleOptions } from './console.js'
 import { malformedUrlResponse } from './malformed-url.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
@@ -99,6 +100,13 @@ export interface LithoAppOptions {
   jobs?: Pick<ExportJobServices, 'jobs' | 'queue' | 'webhooks'>
   /** Origins of browser pages (besides `{base_url}`'s own) allowed to call `/api/mcp`, e.g. an MCP inspector's. @default none */
   mcpAllowedOrigins?: string[]
+  /**
+   * The Litho Console (docs/console.md) at `{base_url}/console`, and a page at `/` linking to it:
+   * pass `{ assetsDir: consoleAssetsDir }` of `@litho/console`. Its sign-in needs the OAuth
+   * client `litho-console` with the redirect URI `{base_url}/console/` (`litho serve` registers
+   * it). @default not served
+   */
+  console?: ConsoleOptions
   /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
   trustProxy?: boolean
   /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */
@@ -132,7 +140,9 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   const app = new H3({ onError: malformedUrlResponse })
   // Mounted into another app (even at '/'), this middleware still runs for our routes.
   app.use(withSecurityHeaders)
-  return mountRoutes(app, ROUTES, context)
+  mountRoutes(app, ROUTES, context)
+  if (options.console) mountConsole(app, options.console, addresses)
+  return app
 }
 
 /**

@@ -78,6 +78,7 @@ export const SERVE = defineCommandSpec({
     'hosted-retention-days': { type: 'string' },
     'output-cache-mb': { type: 'string' },
     'shared-output-cache': { type: 'boolean', default: false },
+    'no-console': { type: 'boolean', default: false },
   },
   help: {
     port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
@@ -89,6 +90,7 @@ export const SERVE = defineCommandSpec({
     'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
     'output-cache-mb': { description: 'memory for repeated renders, in MiB; 0: none (default: $LITHO_OUTPUT_CACHE_MB, else 64)', valueHint: 'N' },
     'shared-output-cache': { description: 'also keep repeated renders in the file store, shared by instances on it (or LITHO_OUTPUT_CACHE_SHARED=1)' },
+    'no-console': { description: 'do not serve the web console at /console nor register its OAuth client (or LITHO_CONSOLE=0)' },
   },
 })
 

@@ -56,14 +56,17 @@ export const usageRoute = defineRoute({
   operationId: 'getUsage',
   tags: ['analytics'],
   summary: 'Your render counts over time',
-  description: `Historical usage, not remaining quota: renders (net of refunds) per UTC bucket over \`[start, end)\`, every bucket included. Defaults: the last ${DEFAULT_USAGE_DAYS} days, by day. At most ${MAX_USAGE_BUCKETS} buckets per request.`,
+  description: `Historical usage: renders (net of refunds) per UTC bucket over \`[start, end)\`, every bucket included. Defaults: the last ${DEFAULT_USAGE_DAYS} days, by day. At most ${MAX_USAGE_BUCKETS} buckets per request. Also the stored bytes and the render quota now (\`quota\`: limit, used, remaining, resetAt, as the \`X-Quota-*\` headers of a render), read without spending a render.`,
   query: [UsageParamsSchema],
   responses: {
     '200': jsonResponse('The buckets and their total.', UsageResponseSchema),
     '400': errorBody('`start` or `end` is not an ISO 8601 date-time, `start` is not before `end`, or `groupBy` is unknown or too fine for the range; `message` names the parameter.'),
     ...bearerErrors,
   },
-  handler: ({ app, account, event }) => getUsage(app.services, { account, ...parseUsageParams(event.url.searchParams, app.clock.now()) }),
+  handler: ({ app, account, event }) => {
+    const now = app.clock.now()
+    return getUsage(app.services, { account, now, ...parseUsageParams(event.url.searchParams, now) })
+  },
 })
 
 /** `GET /settings/api-keys`. */

@@ -8,12 +8,12 @@
  */
 import { randomToken, readForm, safeEqual, sha256 } from '../_http.js'
 import { redirectUriMatches } from '../clients.js'
-import { redirectHost, redirectWith, showConsent } from '../consent.js'
+import { redirectHost, redirectWith, redirectWithCode, showConsent } from '../consent.js'
 import type { EndpointContext, OAuthContext } from '../context.js'
 import { CSRF_COOKIE, readCookie, setCookie } from '../cookies.js'
 import { errorPage, signInPage } from '../pages.js'
 import { OAUTH_PATHS, normalizeResource } from '../paths.js'
-import { PENDING_TTL_SECONDS, REQUEST_ID, type CodeRecord, type PendingRequest } from '../records.js'
+import { PENDING_TTL_SECONDS, REQUEST_ID, type PendingRequest } from '../records.js'
 import { currentSession } from '../session.js'
 import { SCOPES, type ClientRecord } from '../types.js'
 import { signIn, type VerifiedForm } from './sign-in.js'
@@ -123,19 +123,5 @@ async function consent({ form, requestId, csrf, pending, client }: VerifiedForm,
   const previous = (await server.state.swap(`areq.${requestId}`, { used: true }, { ttlSeconds: PENDING_TTL_SECONDS })) as (PendingRequest & { used?: boolean }) | null
   if (!previous || previous.used) return errorPage('Sign-in expired', 'This sign-in was already used. Start again from the application.')
   if (form.get('decision') !== 'allow') return redirectWith(server, pending, { error: 'access_denied', error_description: 'The user denied access' })
-  const code = randomToken()
-  const record: CodeRecord = {
-    clientId: pending.clientId,
-    orgId: pending.orgId,
-    userId: session.userId,
-    redirectUri: pending.redirectUri,
-    challenge: pending.challenge,
-    resource: pending.resource,
-    scope: pending.scopes.join(' '),
-    expiresAt: new Date(server.now().getTime() + server.limits.codeTtl * 1000).toISOString(),
-  }
-  // Kept past its lifetime so that a replay is recognised (and revokes what it issued).
-  await server.state.set(`code.${sha256(code)}`, record, { ttlSeconds: 600 })
-  await server.clients.touch(client)
-  return redirectWith(server, pending, { code })
+  return redirectWithCode(server, pending, session.userId, client)
 }

@@ -31,7 +31,7 @@ export type UsageBucket = z.infer<typeof UsageBucketSchema>
 /**
  * The body of `GET /analytics/api`.
  *
- * @example UsageResponseSchema.parse({ success: true, groupBy: 'day', start: '…', end: '…', total: 0, buckets: [], storage: { usedBytes: 0, limitBytes: 500000000 } })
+ * @example UsageResponseSchema.parse({ success: true, groupBy: 'day', start: '…', end: '…', total: 0, buckets: [], storage: { usedBytes: 0, limitBytes: 500000000 }, quota: { limit: 100, used: 0, remaining: 100, resetAt: '…' } })
  */
 export const UsageResponseSchema = z.object({
   success: z.literal(true),
@@ -46,7 +46,15 @@ export const UsageResponseSchema = z.object({
       limitBytes: z.number().int().nullable().meta({ description: 'The plan’s storage limit in bytes (Free 500 MB, Basic 10 GB), or null for no limit.' }),
     })
     .meta({ description: 'Stored renders now (not over the range): what counts against the plan’s storage. It goes down as files expire or are swept.' }),
+  quota: z
+    .object({
+      limit: z.number().int().nullable().meta({ description: 'The plan’s renders a month (as `X-Quota-Limit`), or null when the account has no plan.' }),
+      used: z.number().int().meta({ description: 'Renders used in the current month (UTC), net of refunds.' }),
+      remaining: z.number().int().nullable().meta({ description: 'Renders left this month (never below 0; as `X-Quota-Remaining`), or null without a plan.' }),
+      resetAt: z.string().meta({ format: 'date-time', description: 'When the month’s count resets: the 1st of the next month, 00:00 UTC (as `X-Quota-Reset`).' }),
+    })
+    .meta({ description: 'The render quota now (not over the range), without spending a render to read it.' }),
 })
-/** The usage body, e.g. `{ success: true, groupBy: 'day', start, end, total: 42, buckets: [...], storage: { usedBytes: 48213, limitBytes: 500000000 } }`. */
+/** The usage body, e.g. `{ success: true, groupBy: 'day', start, end, total: 42, buckets: [...], storage: { usedBytes: 48213, limitBytes: 500000000 }, quota: { limit: 100, used: 42, remaining: 58, resetAt } }`. */
 export type UsageResponse = z.infer<typeof UsageResponseSchema>
 
