@@ -64,7 +64,7 @@ describe('the console page', () => {
   it('links to the console from /', async () => {
     const response = await h.fetch('/')
     expect(response.status).toBe(200)
-    expect(await response.text()).toContain('href="/console/"')
+    expect(await response.text()).toContain('/console/">Open the Litho Console</a>')
   })
 
   it('is not served without the option', async () => {
@@ -140,7 +140,7 @@ describe('a first-party client (the console)', () => {
 })
 
 describe('litho serve', () => {
-  it('serves the built console at /console and links to it from /; --no-console and LITHO_CONSOLE=0 leave both out', async () => {
+  it('serves the built console at /console and links to it from /; --no-console and LITHO_CONSOLE=0 leave it and the link out', async () => {
     const fixture = processFixture('litho-console-serve-')
     try {
       const on = fixture.serve(0)
@@ -152,13 +152,16 @@ describe('litho serve', () => {
       const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)![1]!
       const js = await fetch(`${url}/console/${script}`)
       expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
-      expect((await fetch(`${url}/`)).status).toBe(200)
+      expect(await (await fetch(`${url}/`)).text()).toContain(`<a href="${url}/console/">Open the Litho Console</a>`)
       on.child.kill('SIGKILL')
       for (const [args, env] of [[['--no-console'], {}], [[], { LITHO_CONSOLE: '0' }]] as const) {
         const off = fixture.serve(0, env, [...args])
         const offUrl = await off.ready
         expect((await fetch(`${offUrl}/console/`)).status, JSON.stringify({ args, env })).toBe(404)
-        expect((await fetch(`${offUrl}/`)).status).toBe(404)
+        // The landing stays (GET /), without the console's link.
+        const landing = await fetch(`${offUrl}/`)
+        expect(landing.status).toBe(200)
+        expect(await landing.text()).not.toContain('/console/')
         off.child.kill('SIGKILL')
       }
     } finally {

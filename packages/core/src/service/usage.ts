@@ -228,7 +228,7 @@ export async function getUsage(services: { meter: Pick<Meter, 'history' | 'usage
   if (issues.length > 0) throw invalidRequest(issues)
   const buckets = listBuckets(start, end, groupBy).map((b) => ({ start: b.start.toISOString(), end: b.end.toISOString(), count: 0 }))
   const byStart = new Map(buckets.map((b) => [b.start, b]))
-  const plans = services.plans ?? PLANS
+  const plans: PlanTable = services.plans ?? PLANS
   const plan = account.plan !== undefined && isPlanId(account.plan, plans) ? plans[account.plan]! : undefined
   const window = quotaWindow(request.now ?? new Date(), plan?.window ?? 'month')
   const [hours, storage, used] = await Promise.all([services.meter.history({ subject: account.id, from: start, to: end }), storageUsage(services.meter, account, services.plans), services.meter.usage({ subject: account.id, window: window.id })])

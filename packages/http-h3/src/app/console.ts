@@ -96,13 +96,5 @@ export function mountConsole(app: H3, options: ConsoleOptions, addresses: { base
     // The router treats /console and /console/ alike; only the first is sent on to the second.
     app.on(method, '/console', (event) => (event.url.pathname.endsWith('/') ? page(event) : new Response(null, { status: 308, headers: { location: `${basePath}/console/` } })))
     app.on(method, '/console/**', route)
-    app.on(method, '/', (event) => new Response(event.req.method === 'HEAD' ? null : homePage(basePath), { headers: { ...pageHeaders, 'content-type': 'text/html; charset=utf-8' } }))
   }
-}
-
-function homePage(basePath: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Litho</title></head>
-<body><main><h1>Litho</h1><p>This server renders stored designs to png, jpeg, webp and pdf.</p>
-<ul><li><a href="${basePath}/console/">Open the Litho Console</a>: design cards, try overrides, copy render links, manage keys, read usage.</li>
-<li><a href="${basePath}/openapi.json">The OpenAPI document</a> of the HTTP API.</li></ul></main></body></html>`
 }

@@ -14,6 +14,7 @@ import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRo
 import { storedFileRoute } from './file-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
+import { landingRoute } from './landing-route.js'
 import { openApiRoute } from './openapi-route.js'
 import { previewDesignRoute } from './preview-routes.js'
 import { rotateLinkSecretRoute } from './render-link-routes.js'
@@ -27,6 +28,7 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   bulkRoute,
   storedFileRoute,
   openApiRoute,
+  landingRoute,
   listDesignsRoute,
   getDesignRoute,
   getRenderConfigRoute,
