@@ -228,7 +228,9 @@ it('fits a phone screen: no sideways scrolling on any page', async () => {
 it('keeps tokens in memory: a reload signs in again through the session, and expiry refreshes them by rotation', async () => {
   const { page } = c
   const refreshes: string[] = []
-  page.on('request', (request) => {
+  // Counted once the answer is in: the page stores the new tokens only then, so the clock may
+  // move on (counting the request alone raced the next fast-forward on a loaded machine).
+  page.on('requestfinished', (request) => {
     const body = new URLSearchParams(request.postData() ?? '')
     if (request.url().includes('/oauth2/token') && body.get('grant_type') === 'refresh_token') refreshes.push(body.get('refresh_token')!)
   })
@@ -241,7 +243,7 @@ it('keeps tokens in memory: a reload signs in again through the session, and exp
     await page.clock.fastForward('02:00:00')
     await page.getByRole('link', { name, exact: true }).click()
     await page.getByRole('heading', { name, level: 1 }).waitFor()
-    await expect.poll(() => refreshes.length).toBe(i)
+    await expect.poll(() => refreshes.length, { timeout: 15_000 }).toBe(i)
     await expect(page.getByRole('alert').count()).resolves.toBe(0)
   }
   // Rotation: the second refresh spent the token the first one returned.

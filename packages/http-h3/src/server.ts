@@ -156,16 +156,17 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   // Refunds the meter refused are written down next to the OAuth state (every backend has it)
   // and given back at start and periodically; idempotent, so every instance may run it.
   const refunds = { ledger: stateStoreRefundLedger(backends.authState), report: onError }
+  // One run at a time: a slow meter must not let the next interval read the same entries.
+  let reconciling: Promise<void> | undefined
   const reconcile = (): Promise<void> =>
-    reconcileRefunds({ meter: backends!.meter, refunds }).then(
-      ({ refunded, alreadySettled, pending }) => {
+    (reconciling ??= reconcileRefunds({ meter: backends!.meter, refunds })
+      .then(({ refunded, alreadySettled, pending }) => {
         if (refunded + alreadySettled + pending > 0) log(`refunds reconciled: ${refunded} given back, ${alreadySettled} already settled, ${pending} still pending`)
-      },
-      onError,
-    )
+      }, onError)
+      .finally(() => (reconciling = undefined)))
   void reconcile()
-  const reconciling = setInterval(() => void reconcile(), options.refundReconcileIntervalMs ?? 300_000)
-  reconciling.unref()
+  const reconcileTimer = setInterval(() => void reconcile(), options.refundReconcileIntervalMs ?? 300_000)
+  reconcileTimer.unref()
 
   // Export jobs: the app enqueues, this process runs them (every instance does, on a shared queue).
   const jobServices: ExportJobServices = {
@@ -241,7 +242,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
         server.closeIdleConnections()
       })
       clearTimeout(timeout)
-      clearInterval(reconciling)
+      clearInterval(reconcileTimer)
       await sweeper.stop()
       // Jobs in flight finish (or are cut off and run again after the next start), then the pool goes.
       await backends!.queue.close()
