@@ -50,7 +50,7 @@ describe.concurrent('litho --help', () => {
   })
 
   it('cli › the list of commands above is every command of definitions.ts, and every one but serve takes --json', () => {
-    const specs = Object.values(SPECS).filter((value): value is CommandSpec => typeof value === 'object' && value !== null && 'description' in value && 'options' in value)
+    const specs = (Object.values(SPECS) as unknown[]).filter((value): value is CommandSpec => typeof value === 'object' && value !== null && 'description' in value && 'options' in value)
     expect(new Set(COMMANDS.map(([, spec]) => spec))).toEqual(new Set(specs))
     for (const [name, spec] of COMMANDS) expect('json' in spec.options, name).toBe(name !== 'serve')
   })
