@@ -49,10 +49,10 @@ describe.concurrent('litho --help', () => {
     expect(run.stdout).not.toMatch(/\u001b\[/) // no colour codes in a pipe
   })
 
-  it('cli › the list of commands above is every command of definitions.ts, and every one but serve takes --json', () => {
+  it('cli › the list of commands above is every command of definitions.ts, and every one takes --json', () => {
     const specs = (Object.values(SPECS) as unknown[]).filter((value): value is CommandSpec => typeof value === 'object' && value !== null && 'description' in value && 'options' in value)
     expect(new Set(COMMANDS.map(([, spec]) => spec))).toEqual(new Set(specs))
-    for (const [name, spec] of COMMANDS) expect('json' in spec.options, name).toBe(name !== 'serve')
+    for (const [name, spec] of COMMANDS) expect('json' in spec.options, name).toBe(true)
   })
 
   it.each([['users'], ['keys'], ['token'], ['signing-keys'], ['designs']])('cli › litho %s --help lists its subcommand, exit 0', async (word) => {
@@ -127,5 +127,11 @@ describe.concurrent('litho --help', () => {
     }
     const limit = await litho(['designs', 'list', '--json', '--limit', '0', '--email', 'a@example.com'])
     expect(JSON.parse(limit.stderr)).toEqual({ error: { code: 'ERR_USAGE', message: '--limit: expected a whole number from 1 to 100, received "0"' } })
+  })
+
+  it('cli › serve --json: a bad flag before it starts is a JSON error, exit 2', async () => {
+    const run = await litho(['serve', '--port', 'x', '--json'])
+    expect(run.code).toBe(2)
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'ERR_USAGE', message: expect.stringContaining('--port') } })
   })
 })

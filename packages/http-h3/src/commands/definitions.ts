@@ -63,7 +63,7 @@ export function toCittyArgs(definition: CommandSpec): ArgsDef {
 /** The `--data` flag of every command that opens the stores. */
 export const DATA_OPTION = { data: { type: 'string' } } as const
 const DATA_HELP: ArgHelp = { description: 'where everything is kept (default: $LITHO_DATA_DIR, else ./.litho)', valueHint: 'DIR' }
-/** The `--json` flag of every command but `serve`: output is JSON already; it makes errors JSON too. */
+/** The `--json` flag of every command: answers are JSON already (`serve` logs lines); it makes errors JSON too. */
 export const JSON_OPTION = { json: { type: 'boolean' } } as const
 const JSON_HELP: ArgHelp = { description: 'errors as {"error":{"code","message"}} on stderr too (the answer is JSON anyway)' }
 const EMAIL_HELP: ArgHelp = { description: "the user's email", valueHint: 'EMAIL', required: true }
@@ -72,6 +72,7 @@ const EMAIL_HELP: ArgHelp = { description: "the user's email", valueHint: 'EMAIL
 export const SERVE = defineCommandSpec({
   description: 'Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish); expired stored files are swept every hour',
   options: {
+    ...JSON_OPTION,
     port: { type: 'string' },
     host: { type: 'string' },
     ...DATA_OPTION,
@@ -83,6 +84,7 @@ export const SERVE = defineCommandSpec({
     'shared-output-cache': { type: 'boolean', default: false },
   },
   help: {
+    json: { description: 'errors before it starts as {"error":{"code","message"}} on stderr (its log stays lines of text)' },
     port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
     host: { description: 'address to listen on (default: 127.0.0.1)', valueHint: 'HOST' },
     data: DATA_HELP,
@@ -99,7 +101,8 @@ export const SERVE = defineCommandSpec({
 export const GC = defineCommandSpec({
   description: 'Sweep now: delete expired signed files and hosted files past the retention, refunding their storage; prints {"scanned","deleted","freedBytes","failed","meterWindows"}',
   options: { ...JSON_OPTION, 'hosted-retention-days': { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
     data: DATA_HELP,
   },
@@ -109,14 +112,16 @@ export const GC = defineCommandSpec({
 export const RENDER = defineCommandSpec({
   description: 'Render a design document in-process (no server, no quota); writes OUT, or the bytes to stdout',
   positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
-  options: { ...JSON_OPTION,
+  options: {
+    ...JSON_OPTION,
     set: { type: 'string', multiple: true },
     format: { type: 'string' },
     quality: { type: 'string' },
     variation: { type: 'string' },
     output: { type: 'string', short: 'o' },
   },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     set: { description: 'an override, e.g. title.text=Hi', valueHint: 'KEY.FIELD=VALUE' },
     format: { description: 'png, jpeg, webp or pdf (default: png)', valueHint: 'FORMAT' },
     quality: { description: 'JPEG quality, 1-100 (default: 80)', valueHint: 'N' },
@@ -129,7 +134,8 @@ export const RENDER = defineCommandSpec({
 export const USERS_CREATE = defineCommandSpec({
   description: 'Create a user; prints {"userId","plan"}',
   options: { ...JSON_OPTION, email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, plan: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     password: { description: 'the password (visible to other local users: prefer --password-stdin or the prompt)', valueHint: 'P' },
     'password-stdin': { description: 'read the password from stdin (else it is asked for, not echoed, in a terminal)' },
@@ -142,7 +148,8 @@ export const USERS_CREATE = defineCommandSpec({
 export const USERS_SET_PLAN = defineCommandSpec({
   description: 'Move a user to another plan; prints {"userId","plan","previousPlan"} (usage so far is kept)',
   options: { ...JSON_OPTION, email: { type: 'string' }, plan: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     plan: { description: 'a plan of the server (LITHO_PLANS; default table: free, basic, pro, unlimited)', valueHint: 'PLAN', required: true },
     data: DATA_HELP,
@@ -153,7 +160,8 @@ export const USERS_SET_PLAN = defineCommandSpec({
 export const KEYS_CREATE = defineCommandSpec({
   description: 'Create a render key for a user; prints {"id","key","linkSecret"}, the only time the key and its link secret are shown',
   options: { ...JSON_OPTION, email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     name: { description: 'a label for the key', valueHint: 'NAME' },
     data: DATA_HELP,
@@ -165,7 +173,8 @@ export const KEYS_SIGN_URL = defineCommandSpec({
   description: 'Sign a render link offline (no server, no data directory); prints {"url","expiresAt"}',
   positionals: { target: { description: 'a GET render URL (…/v1/DESIGN_CODE?overrides), or a design render code with --base', required: true } },
   options: { ...JSON_OPTION, kid: { type: 'string' }, secret: { type: 'string' }, expires: { type: 'string' }, param: { type: 'string', multiple: true }, base: { type: 'string' } },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     kid: { description: "the render key's id (id from keys create, _id in the key list)", valueHint: 'KEY_ID', required: true },
     secret: { description: "the key's link secret (default: $LITHO_LINK_SECRET; the flag is visible to other local users)", valueHint: 'LKS' },
     expires: { description: 'lifetime (30m, 12h, 7d, 3600s), an ISO date, or never (default: 7d)', valueHint: 'WHEN' },
@@ -178,7 +187,8 @@ export const KEYS_SIGN_URL = defineCommandSpec({
 export const KEYS_LINK_SECRET = defineCommandSpec({
   description: 'Give a render key a new link secret; prints {"id","linkSecret"}, shown once; links signed with the old one stop working',
   options: { ...JSON_OPTION, email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     id: { description: "the key's id", valueHint: 'KEY_ID', required: true },
     data: DATA_HELP,
@@ -190,7 +200,8 @@ export const SIGNING_KEYS_ROTATE = defineCommandSpec({
   description: 'New keys for signed file URLs and/or OAuth access tokens; the old ones keep verifying what they signed until it expires',
   positionals: { which: { description: 'urls, tokens or all', required: true } },
   options: { ...JSON_OPTION, org: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     org: { description: 'the org whose token key to rotate (default: the one litho serve created)', valueHint: 'ID' },
     data: DATA_HELP,
   },
@@ -201,7 +212,8 @@ export const DESIGNS_IMPORT = defineCommandSpec({
   description: 'Store a design document as a draft, or published with --publish; prints {"id","renderCode"}',
   positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
   options: { ...JSON_OPTION, email: { type: 'string' }, publish: { type: 'boolean', default: false }, id: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     publish: { description: 'publish it (else it becomes the draft)' },
     id: { description: 'import into this existing design of the user (else a new one)', valueHint: 'ID' },
@@ -216,7 +228,8 @@ const URL_HELP: ArgHelp = { description: 'the address the service is reached at,
 export const TOKEN_CREATE = defineCommandSpec({
   description: 'Mint an OAuth access token for a user, for scripts and curl; prints {"accessToken","tokenType","expiresAt","expiresIn","scope","audience"}',
   options: { ...JSON_OPTION, email: { type: 'string' }, scope: { type: 'string' }, ttl: { type: 'string' }, resource: { type: 'string' }, url: { type: 'string' }, ...DATA_OPTION },
-  help: { json: JSON_HELP,
+  help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     scope: { description: 'read, write or "read write" (default: "read write")', valueHint: 'SCOPES' },
     ttl: { description: 'lifetime: 90s, 30m, 1h… up to 24h (default: 1h)', valueHint: 'TTL' },
