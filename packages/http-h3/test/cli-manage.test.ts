@@ -100,6 +100,22 @@ describe('litho users list', () => {
   })
 })
 
+describe('bounds', () => {
+  it('cli › a huge --limit cannot make one call read every user or design at once: at most 100 a page', async () => {
+    for (const [command, args] of [[usersListCommand, []], [designsListCommand, ['--email', ANN]]] as const) {
+      const error = await failure(command, [...args, '--limit', '1000000'])
+      expect(error).toBeInstanceOf(UsageError)
+      expect(error.message).toBe('--limit: expected a whole number from 1 to 100, received "1000000"')
+    }
+  })
+
+  it('cli › an hourly series over years is refused (more than 1000 buckets), not computed', async () => {
+    const error = await failure(usageCommand, ['--email', ANN, '--from', '2000-01-01', '--to', '2026-01-01', '--group-by', 'hour'])
+    expect(error).toBeInstanceOf(UsageError)
+    expect(error.message).toMatch(/^--group-by: "hour" over .* gives \d+ buckets, more than 1000/)
+  })
+})
+
 describe('litho keys list and revoke', () => {
   it('cli › lists the keys with id, prefix, name, createdAt, lastUsedAt and active; never the secret or its hash', async () => {
     const { keys } = await run(keysListCommand, ['--email', ANN])
