@@ -49,7 +49,9 @@ export function toCittyArgs(definition: CommandSpec): ArgsDef {
   for (const [name, help] of Object.entries(definition.positionals ?? {})) {
     args[name] = { type: 'positional', description: help.description, required: help.required ?? false, ...(help.valueHint ? { valueHint: help.valueHint } : {}) }
   }
-  for (const [name, option] of Object.entries(definition.options)) {
+  // --json, common to every command, goes last in the help.
+  const options = Object.entries(definition.options).sort(([a], [b]) => Number(a === 'json') - Number(b === 'json'))
+  for (const [name, option] of options) {
     const help = definition.help[name]!
     const description = option.multiple ? `${help.description} (repeatable)` : help.description
     args[name] =
@@ -252,14 +254,14 @@ const PAGE_HELP: ArgHelp = { description: 'which page, from 1 (default: 1)', val
 
 /** `litho users list`. */
 export const USERS_LIST = defineCommandSpec({
-  description: 'List users, oldest first; prints {"users":[{"id","email","plan","createdAt"}],"next"} (next: the --after of the following page, or null)',
+  description: 'List users in id order; prints {"users":[{"id","email","plan","createdAt"}],"next"} (next: the --after of the following page, or null)',
   options: { ...JSON_OPTION, limit: { type: 'string' }, after: { type: 'string' }, ...DATA_OPTION },
   help: { json: JSON_HELP, limit: LIMIT_HELP, after: { description: 'start after this cursor (the "next" of the previous page)', valueHint: 'CURSOR' }, data: DATA_HELP },
 })
 
 /** `litho users delete`. */
 export const USERS_DELETE = defineCommandSpec({
-  description: 'Delete a user with their render keys (which stop rendering at once) and designs; refuses while they own designs unless --force; prints {"deleted":true,"userId","keys","designs"}',
+  description: 'Delete a user and their render keys (which stop rendering at once); refused while they own designs unless --force, which deletes those too; prints {"deleted":true,"userId","keys","designs"}',
   options: { ...JSON_OPTION, email: { type: 'string' }, yes: { type: 'boolean' }, force: { type: 'boolean' }, ...DATA_OPTION },
   help: { json: JSON_HELP, email: EMAIL_HELP, yes: { description: 'confirm: required, since nothing deleted can be restored' }, force: { description: "also delete the user's designs (else refused while they own any)" }, data: DATA_HELP },
 })
