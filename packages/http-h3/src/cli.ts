@@ -3,7 +3,8 @@
  * The `litho` command (docs/cli.md): every command except `serve` prints one JSON object on
  * stdout and exits 0, or a clear message on stderr and exits non-zero (2: called wrongly, 1:
  * cannot be done). Every command answers `--help` with its usage and exit 0; `litho --version`
- * prints the version.
+ * prints the version. With `--json`, a failure is one `{"error":{"code","message"}}` line on
+ * stderr instead (same exit codes).
  *
  * The command tree is citty's (`defineCommand`, `renderUsage`); the words are matched here,
  * strictly (`litho --bogus render` is an unknown command, not `render`), and each command
@@ -18,7 +19,8 @@ import { readFileSync } from 'node:fs'
 import { LithoError } from '@litho/core/errors'
 import { defineCommand, renderUsage, type CommandDef, type ParsedArgs } from 'citty'
 import { CommandError } from './commands/command-error.js'
-import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, TOKEN_CREATE, TOKEN_REVOKE, USERS_CREATE, USERS_SET_PLAN, toCittyArgs, type CommandSpec } from './commands/definitions.js'
+import * as SPECS from './commands/definitions.js'
+import { toCittyArgs, type CommandSpec } from './commands/definitions.js'
 import { UsageError } from './commands/usage-error.js'
 
 const writeStdout = (bytes: Uint8Array | string): Promise<void> =>
@@ -44,28 +46,36 @@ function version(): string {
 const LITHO = defineCommand({
   meta: () => ({ name: 'litho', version: version(), description: 'Render stored designs to png, jpeg, webp and pdf, and serve them over HTTP' }),
   subCommands: {
-    serve: command('serve', SERVE, async (argv) => (await import('./commands/serve.js')).serveCommand(argv, { log: (line) => console.log(line) })),
-    gc: command('gc', GC, async (argv) => (await import('./commands/gc.js')).gcCommand(argv, io)),
-    render: command('render', RENDER, async (argv) => (await import('./commands/render.js')).renderCommand(argv, io)),
-    users: group('users', 'Manage users: create, set-plan', {
-      create: command('create', USERS_CREATE, async (argv) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io)),
-      'set-plan': command('set-plan', USERS_SET_PLAN, async (argv) => (await import('./commands/users-set-plan.js')).usersSetPlanCommand(argv, io)),
+    serve: command('serve', SPECS.SERVE, async (argv) => (await import('./commands/serve.js')).serveCommand(argv, { log: (line) => console.log(line) })),
+    gc: command('gc', SPECS.GC, async (argv) => (await import('./commands/gc.js')).gcCommand(argv, io)),
+    render: command('render', SPECS.RENDER, async (argv) => (await import('./commands/render.js')).renderCommand(argv, io)),
+    users: group('users', 'Manage users: create, list, set-plan, delete', {
+      create: command('create', SPECS.USERS_CREATE, async (argv) => (await import('./commands/users-create.js')).usersCreateCommand(argv, io)),
+      list: command('list', SPECS.USERS_LIST, async (argv) => (await import('./commands/users-list.js')).usersListCommand(argv, io)),
+      'set-plan': command('set-plan', SPECS.USERS_SET_PLAN, async (argv) => (await import('./commands/users-set-plan.js')).usersSetPlanCommand(argv, io)),
+      delete: command('delete', SPECS.USERS_DELETE, async (argv) => (await import('./commands/users-delete.js')).usersDeleteCommand(argv, io)),
     }),
-    keys: group('keys', 'Manage render keys: create, sign-url, link-secret', {
-      create: command('create', KEYS_CREATE, async (argv) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io)),
-      'sign-url': command('sign-url', KEYS_SIGN_URL, async (argv) => (await import('./commands/keys-sign-url.js')).keysSignUrlCommand(argv, io)),
-      'link-secret': command('link-secret', KEYS_LINK_SECRET, async (argv) => (await import('./commands/keys-link-secret.js')).keysLinkSecretCommand(argv, io)),
+    keys: group('keys', 'Manage render keys: create, list, revoke, sign-url, link-secret', {
+      create: command('create', SPECS.KEYS_CREATE, async (argv) => (await import('./commands/keys-create.js')).keysCreateCommand(argv, io)),
+      list: command('list', SPECS.KEYS_LIST, async (argv) => (await import('./commands/keys-list.js')).keysListCommand(argv, io)),
+      revoke: command('revoke', SPECS.KEYS_REVOKE, async (argv) => (await import('./commands/keys-revoke.js')).keysRevokeCommand(argv, io)),
+      'sign-url': command('sign-url', SPECS.KEYS_SIGN_URL, async (argv) => (await import('./commands/keys-sign-url.js')).keysSignUrlCommand(argv, io)),
+      'link-secret': command('link-secret', SPECS.KEYS_LINK_SECRET, async (argv) => (await import('./commands/keys-link-secret.js')).keysLinkSecretCommand(argv, io)),
     }),
     token: group('token', 'Access tokens for scripts: create, revoke', {
-      create: command('create', TOKEN_CREATE, async (argv) => (await import('./commands/token.js')).tokenCreateCommand(argv, io)),
-      revoke: command('revoke', TOKEN_REVOKE, async (argv) => (await import('./commands/token.js')).tokenRevokeCommand(argv, io)),
+      create: command('create', SPECS.TOKEN_CREATE, async (argv) => (await import('./commands/token.js')).tokenCreateCommand(argv, io)),
+      revoke: command('revoke', SPECS.TOKEN_REVOKE, async (argv) => (await import('./commands/token.js')).tokenRevokeCommand(argv, io)),
     }),
     'signing-keys': group('signing-keys', 'Manage the signing keys of URLs and tokens: rotate', {
-      rotate: command('rotate', SIGNING_KEYS_ROTATE, async (argv) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io)),
+      rotate: command('rotate', SPECS.SIGNING_KEYS_ROTATE, async (argv) => (await import('./commands/signing-keys-rotate.js')).signingKeysRotateCommand(argv, io)),
     }),
-    designs: group('designs', 'Manage designs: import', {
-      import: command('import', DESIGNS_IMPORT, async (argv) => (await import('./commands/designs-import.js')).designsImportCommand(argv, io)),
+    designs: group('designs', 'Manage designs: import, list, export, delete', {
+      import: command('import', SPECS.DESIGNS_IMPORT, async (argv) => (await import('./commands/designs-import.js')).designsImportCommand(argv, io)),
+      list: command('list', SPECS.DESIGNS_LIST, async (argv) => (await import('./commands/designs-list.js')).designsListCommand(argv, io)),
+      export: command('export', SPECS.DESIGNS_EXPORT, async (argv) => (await import('./commands/designs-export.js')).designsExportCommand(argv, io)),
+      delete: command('delete', SPECS.DESIGNS_DELETE, async (argv) => (await import('./commands/designs-delete.js')).designsDeleteCommand(argv, io)),
     }),
+    usage: command('usage', SPECS.USAGE, async (argv) => (await import('./commands/usage.js')).usageCommand(argv, io)),
   },
 })
 
@@ -140,19 +150,29 @@ async function main(argv: string[]): Promise<number> {
   throw new UsageError(word === undefined ? `${name} needs a subcommand: ${known}` : `unknown command "${name} ${word}" (expected ${known})`)
 }
 
+/** Whether `--json` is among the arguments (before a `--`): errors are then JSON too. */
+const jsonErrors = ((args: string[]) => (args.includes('--') ? args.slice(0, args.indexOf('--')) : args).includes('--json'))(process.argv.slice(2))
+
+/** Prints a failure: `litho: message` (and the usage, for a usage error), or with `--json` one `{"error":{"code","message"}}` line. */
+async function fail(code: string, message: string, usage: boolean): Promise<void> {
+  if (jsonErrors) process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`)
+  else process.stderr.write(`litho: ${message}\n${usage ? `\n${await usageOf(current, process.stderr)}` : ''}`)
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code
   },
   async (error: unknown) => {
-    if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`litho: ${(error as Error).message}\n\n${await usageOf(current, process.stderr)}`)
+    const coded = (error as { code?: unknown })?.code
+    if (error instanceof UsageError || (typeof coded === 'string' && coded.startsWith('ERR_PARSE_ARGS'))) {
+      await fail('ERR_USAGE', (error as Error).message, true)
       process.exitCode = 2
-    } else if (LithoError.isInstance(error) || error instanceof CommandError || (error as { code?: unknown })?.code === 'ERR_LITHO_CONFIG') {
-      process.stderr.write(`litho: ${(error as Error).message}\n`)
+    } else if (LithoError.isInstance(error) || error instanceof CommandError || coded === 'ERR_LITHO_CONFIG') {
+      await fail(String(coded), (error as Error).message, false)
       process.exitCode = 1
     } else {
-      process.stderr.write(`litho: unexpected error: ${(error as Error)?.stack ?? String(error)}\n`)
+      await fail('ERR_UNEXPECTED', jsonErrors ? String((error as Error)?.message ?? error) : `unexpected error: ${(error as Error)?.stack ?? String(error)}`, false)
       process.exitCode = 1
     }
   },

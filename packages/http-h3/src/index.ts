@@ -17,6 +17,22 @@ export { keysSignUrlCommand, parseExpires } from './commands/keys-sign-url.js'
 export { keysLinkSecretCommand } from './commands/keys-link-secret.js'
 /** `litho designs import`: stores a design document as a draft or published, e.g. `await designsImportCommand(['--email', 'ann@example.com', 'card.json', '--publish'], io)`. */
 export { designsImportCommand } from './commands/designs-import.js'
+/** `litho users list`: a page of users in id order (never a password hash), e.g. `await usersListCommand(['--limit', '50'], io)`. */
+export { usersListCommand } from './commands/users-list.js'
+/** `litho users delete`: a user with their keys (and with `--force` their designs), e.g. `await usersDeleteCommand(['--email', 'ann@example.com', '--yes'], io)`. */
+export { usersDeleteCommand } from './commands/users-delete.js'
+/** `litho keys list`: a user's render keys (never a secret), e.g. `await keysListCommand(['--email', 'ann@example.com'], io)`. */
+export { keysListCommand } from './commands/keys-list.js'
+/** `litho keys revoke`: deletes a render key, which stops rendering at once, e.g. `await keysRevokeCommand(['--email', 'ann@example.com', '--id', id], io)`. */
+export { keysRevokeCommand } from './commands/keys-revoke.js'
+/** `litho designs list`: a page of a user's designs, e.g. `await designsListCommand(['--email', 'ann@example.com'], io)`. */
+export { designsListCommand } from './commands/designs-list.js'
+/** `litho designs export`: a design as the `{"name","design"}` record `designs import` reads, e.g. `await designsExportCommand(['--email', 'ann@example.com', '--id', id], io)`. */
+export { designsExportCommand } from './commands/designs-export.js'
+/** `litho designs delete`: deletes a design, whose render URL answers 404 at once, e.g. `await designsDeleteCommand(['--email', 'ann@example.com', '--id', id], io)`. */
+export { designsDeleteCommand } from './commands/designs-delete.js'
+/** `litho usage`: a user's render counts (as `GET /analytics/api`) and plan quota, e.g. `await usageCommand(['--email', 'ann@example.com', '--group-by', 'week'], io)`. */
+export { usageCommand } from './commands/usage.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */
 export { signingKeysRotateCommand } from './commands/signing-keys-rotate.js'
 /** `litho token create|revoke`: access tokens for scripts, minted with the server's own key (docs/authentication.md). */

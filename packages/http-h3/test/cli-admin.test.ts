@@ -207,7 +207,7 @@ describe.concurrent('litho admin commands (the built binary)', () => {
       ['a short password', ['users', 'create', '--email', 'dan@example.com', '--password', 'sh0rt!'], 2, /^litho: warning: --password is visible to other local users.*\nlitho: --password: expected at least 8 characters\n/],
       ['an unknown email for keys', ['keys', 'create', '--email', 'nobody@example.com'], 1, /^litho: no user with email nobody@example\.com/],
       ['a file that is not JSON', ['designs', 'import', '--email', 'ann@example.com', write('broken.json', '{ not json')], 2, /^litho: .*broken\.json is not valid JSON/],
-      ['an unknown subcommand', ['users', 'delete', '--email', 'ann@example.com'], 2, /^litho: unknown command "users delete" \(expected users create, users set-plan\)\n/],
+      ['an unknown subcommand', ['users', 'remove', '--email', 'ann@example.com'], 2, /^litho: unknown command "users remove" \(expected users create, users list, users set-plan, users delete\)\n/],
     ])('cli › %s', async (_, args, code, message) => {
       const run = await litho([...args, '--data', data])
       expect(run.code, run.stderr).toBe(code)

@@ -3,7 +3,8 @@
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { DESIGNS_IMPORT, GC, KEYS_CREATE, KEYS_LINK_SECRET, KEYS_SIGN_URL, RENDER, SERVE, SIGNING_KEYS_ROTATE, USERS_CREATE, USERS_SET_PLAN, type CommandSpec } from '../src/commands/definitions.js'
+import * as SPECS from '../src/commands/definitions.js'
+import type { CommandSpec } from '../src/commands/definitions.js'
 import { CHILD_ENV, CLI } from './_process.js'
 
 const litho = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
@@ -14,16 +15,26 @@ const litho = (args: string[]): Promise<{ code: number; stdout: string; stderr: 
   )
 
 const COMMANDS: Array<[string, CommandSpec]> = [
-  ['serve', SERVE],
-  ['gc', GC],
-  ['render', RENDER],
-  ['users create', USERS_CREATE],
-  ['users set-plan', USERS_SET_PLAN],
-  ['keys create', KEYS_CREATE],
-  ['keys sign-url', KEYS_SIGN_URL],
-  ['keys link-secret', KEYS_LINK_SECRET],
-  ['signing-keys rotate', SIGNING_KEYS_ROTATE],
-  ['designs import', DESIGNS_IMPORT],
+  ['serve', SPECS.SERVE],
+  ['gc', SPECS.GC],
+  ['render', SPECS.RENDER],
+  ['users create', SPECS.USERS_CREATE],
+  ['users list', SPECS.USERS_LIST],
+  ['users set-plan', SPECS.USERS_SET_PLAN],
+  ['users delete', SPECS.USERS_DELETE],
+  ['keys create', SPECS.KEYS_CREATE],
+  ['keys list', SPECS.KEYS_LIST],
+  ['keys revoke', SPECS.KEYS_REVOKE],
+  ['keys sign-url', SPECS.KEYS_SIGN_URL],
+  ['keys link-secret', SPECS.KEYS_LINK_SECRET],
+  ['token create', SPECS.TOKEN_CREATE],
+  ['token revoke', SPECS.TOKEN_REVOKE],
+  ['signing-keys rotate', SPECS.SIGNING_KEYS_ROTATE],
+  ['designs import', SPECS.DESIGNS_IMPORT],
+  ['designs list', SPECS.DESIGNS_LIST],
+  ['designs export', SPECS.DESIGNS_EXPORT],
+  ['designs delete', SPECS.DESIGNS_DELETE],
+  ['usage', SPECS.USAGE],
 ]
 
 describe.concurrent('litho --help', () => {
@@ -38,7 +49,13 @@ describe.concurrent('litho --help', () => {
     expect(run.stdout).not.toMatch(/\u001b\[/) // no colour codes in a pipe
   })
 
-  it.each([['users'], ['keys'], ['signing-keys'], ['designs']])('cli › litho %s --help lists its subcommand, exit 0', async (word) => {
+  it('cli › the list of commands above is every command of definitions.ts, and every one takes --json', () => {
+    const specs = (Object.values(SPECS) as unknown[]).filter((value): value is CommandSpec => typeof value === 'object' && value !== null && 'description' in value && 'options' in value)
+    expect(new Set(COMMANDS.map(([, spec]) => spec))).toEqual(new Set(specs))
+    for (const [name, spec] of COMMANDS) expect('json' in spec.options, name).toBe(true)
+  })
+
+  it.each([['users'], ['keys'], ['token'], ['signing-keys'], ['designs']])('cli › litho %s --help lists its subcommand, exit 0', async (word) => {
     const run = await litho([word, '--help'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toContain(`USAGE litho ${word}`)
@@ -49,7 +66,7 @@ describe.concurrent('litho --help', () => {
   it.each([[['--help']], [['-h']], [['help']]])('cli › litho %j lists every command, exit 0', async (args) => {
     const run = await litho(args)
     expect(run.code).toBe(0)
-    for (const word of ['serve', 'gc', 'render', 'users', 'keys', 'signing-keys', 'designs']) expect(run.stdout).toMatch(new RegExp(`^ +${word} +\\S`, 'm'))
+    for (const word of ['serve', 'gc', 'render', 'users', 'keys', 'token', 'signing-keys', 'designs', 'usage']) expect(run.stdout).toMatch(new RegExp(`^ +${word} +\\S`, 'm'))
     expect(run.stdout).toContain('--data DIR is where everything is kept')
   })
 
@@ -97,5 +114,24 @@ describe.concurrent('litho --help', () => {
     const run = await litho(['signing-keys'])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/^litho: signing-keys needs a subcommand: signing-keys rotate\n/)
+  })
+
+  it('cli › with --json a usage mistake is one {"error":{"code","message"}} line on stderr, exit 2, no usage text', async () => {
+    for (const args of [['keys', 'list', '--bogus', '--json'], ['--json', 'nope'], ['designs', 'list', '--json', '--limit', '0', '--email', 'a@example.com']]) {
+      const run = await litho(args)
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(run.stdout).toBe('')
+      const body = JSON.parse(run.stderr) as { error: { code: string; message: string } }
+      expect(body.error.code).toBe('ERR_USAGE')
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1)
+    }
+    const limit = await litho(['designs', 'list', '--json', '--limit', '0', '--email', 'a@example.com'])
+    expect(JSON.parse(limit.stderr)).toEqual({ error: { code: 'ERR_USAGE', message: '--limit: expected a whole number from 1 to 100, received "0"' } })
+  })
+
+  it('cli › serve --json: a bad flag before it starts is a JSON error, exit 2', async () => {
+    const run = await litho(['serve', '--port', 'x', '--json'])
+    expect(run.code).toBe(2)
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'ERR_USAGE', message: expect.stringContaining('--port') } })
   })
 })

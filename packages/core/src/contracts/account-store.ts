@@ -62,7 +62,13 @@ export interface KeyRecord {
  *   skipping the first `offset` (a whole number ≥ 0, default 0) of that order.
  * - `markKeyUsed` records `lastUsedAt`; it may be dropped or delayed, never fails a request
  *   for the caller's sake except when the backend is down.
- * - Deleting a user is not part of this port yet.
+ * - `listUsers` (optional) returns users in id order (code-unit order), at most `limit`
+ *   (1-100), those with an id after `after` when given; `next` is the id to pass as `after` for
+ *   the following page, or null after the last. Users created or deleted meanwhile may or may
+ *   not show, but no user is listed twice and none present throughout is skipped.
+ * - `deleteUser` (optional) deletes the user record only: the caller deletes the user's keys
+ *   (and designs) first. Afterwards neither `getUser` nor `findUserByEmail` finds the user,
+ *   lists omit it, and its email may be taken by `createUser` again.
  * - Invalid arguments reject with coded TypeErrors; backend failures with a LithoError
  *   `ERR_STORAGE`; nothing is half-written in a way a read could return.
  */
@@ -87,6 +93,16 @@ export interface AccountStore {
    * links still type-check: without it a key's link secret cannot be rotated.
    */
   setKeyLinkSalt?(id: string, linkSalt: string): Promise<boolean>
+  /**
+   * A page of users in id order (see above). Optional, so stores written before it still
+   * type-check: without it users cannot be listed (`litho users list`).
+   */
+  listUsers?(options: { limit: number; after?: string }): Promise<{ users: UserRecord[]; next: string | null }>
+  /**
+   * Deletes a user record (not its keys: delete those first); `false` for an unknown user.
+   * Optional, like `listUsers`: without it users cannot be deleted (`litho users delete`).
+   */
+  deleteUser?(id: string): Promise<boolean>
   /** Releases connections. */
   dispose?(): Promise<void>
 }

@@ -6,7 +6,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
+import type { AccountStore, UserRecord } from '@litho/core/contracts'
 import { createBackends, type BackendsOptions, type LithoBackends } from '../backends.js'
+import { CommandError } from './command-error.js'
 import { UsageError } from './usage-error.js'
 
 /** What an admin command needs from its surroundings (so tests can run it without a process). */
@@ -76,4 +78,30 @@ export async function printJson(io: AdminCommandIo, value: Record<string, unknow
 /** A random id: `prefix` then `bytes` random bytes in base64url (16 bytes: 128 bits). */
 export function randomId(prefix: string, bytes: number): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`
+}
+
+/** The user with `email`, or a CommandError (code `ERR_USER_NOT_FOUND`) saying how to create one. */
+export async function findUser(accounts: Pick<AccountStore, 'findUserByEmail'>, email: string): Promise<UserRecord> {
+  const user = await accounts.findUserByEmail(email)
+  if (user === null) throw new CommandError(`no user with email ${email} (create one with: litho users create --email ${email})`, 'ERR_USER_NOT_FOUND')
+  return user
+}
+
+/**
+ * A whole-number flag (`--limit`, `--page`) from `min` to `max`, or `fallback` when absent.
+ *
+ * @example readWholeNumber('--limit', '20', { min: 1, max: 100, fallback: 100 }) // 20
+ */
+export function readWholeNumber(flag: string, value: string | undefined, range: { min: number; max: number; fallback: number }): number {
+  if (value === undefined) return range.fallback
+  const n = Number(value)
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < range.min || n > range.max) {
+    throw new UsageError(`${flag}: expected a whole number from ${range.min} to ${range.max}, received ${JSON.stringify(value.slice(0, 40))}`)
+  }
+  return n
+}
+
+/** The clock of a command: `io.now`, else the system's. */
+export function clockOf(io: AdminCommandIo): { now: () => Date } {
+  return { now: () => io.now?.() ?? new Date() }
 }

@@ -49,7 +49,9 @@ export function toCittyArgs(definition: CommandSpec): ArgsDef {
   for (const [name, help] of Object.entries(definition.positionals ?? {})) {
     args[name] = { type: 'positional', description: help.description, required: help.required ?? false, ...(help.valueHint ? { valueHint: help.valueHint } : {}) }
   }
-  for (const [name, option] of Object.entries(definition.options)) {
+  // --json, common to every command, goes last in the help.
+  const options = Object.entries(definition.options).sort(([a], [b]) => Number(a === 'json') - Number(b === 'json'))
+  for (const [name, option] of options) {
     const help = definition.help[name]!
     const description = option.multiple ? `${help.description} (repeatable)` : help.description
     args[name] =
@@ -63,12 +65,16 @@ export function toCittyArgs(definition: CommandSpec): ArgsDef {
 /** The `--data` flag of every command that opens the stores. */
 export const DATA_OPTION = { data: { type: 'string' } } as const
 const DATA_HELP: ArgHelp = { description: 'where everything is kept (default: $LITHO_DATA_DIR, else ./.litho)', valueHint: 'DIR' }
+/** The `--json` flag of every command: answers are JSON already (`serve` logs lines); it makes errors JSON too. */
+export const JSON_OPTION = { json: { type: 'boolean' } } as const
+const JSON_HELP: ArgHelp = { description: 'errors as {"error":{"code","message"}} on stderr too (the answer is JSON anyway)' }
 const EMAIL_HELP: ArgHelp = { description: "the user's email", valueHint: 'EMAIL', required: true }
 
 /** `litho serve`. */
 export const SERVE = defineCommandSpec({
   description: 'Serve the whole HTTP interface until SIGTERM/SIGINT (in-flight requests finish); expired stored files are swept every hour',
   options: {
+    ...JSON_OPTION,
     port: { type: 'string' },
     host: { type: 'string' },
     ...DATA_OPTION,
@@ -81,6 +87,7 @@ export const SERVE = defineCommandSpec({
     'no-console': { type: 'boolean', default: false },
   },
   help: {
+    json: { description: 'errors before it starts as {"error":{"code","message"}} on stderr (its log stays lines of text)' },
     port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
     host: { description: 'address to listen on (default: 127.0.0.1)', valueHint: 'HOST' },
     data: DATA_HELP,
@@ -97,8 +104,9 @@ export const SERVE = defineCommandSpec({
 /** `litho gc`. */
 export const GC = defineCommandSpec({
   description: 'Sweep now: delete expired signed files and hosted files past the retention, refunding their storage; prints {"scanned","deleted","freedBytes","failed","meterWindows"}',
-  options: { 'hosted-retention-days': { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, 'hosted-retention-days': { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     'hosted-retention-days': { description: 'delete hosted files older than N days (default: $LITHO_HOSTED_RETENTION_DAYS, else kept)', valueHint: 'N' },
     data: DATA_HELP,
   },
@@ -109,6 +117,7 @@ export const RENDER = defineCommandSpec({
   description: 'Render a design document in-process (no server, no quota); writes OUT, or the bytes to stdout',
   positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
   options: {
+    ...JSON_OPTION,
     set: { type: 'string', multiple: true },
     format: { type: 'string' },
     quality: { type: 'string' },
@@ -116,6 +125,7 @@ export const RENDER = defineCommandSpec({
     output: { type: 'string', short: 'o' },
   },
   help: {
+    json: JSON_HELP,
     set: { description: 'an override, e.g. title.text=Hi', valueHint: 'KEY.FIELD=VALUE' },
     format: { description: 'png, jpeg, webp or pdf (default: png)', valueHint: 'FORMAT' },
     quality: { description: 'JPEG quality, 1-100 (default: 80)', valueHint: 'N' },
@@ -127,8 +137,9 @@ export const RENDER = defineCommandSpec({
 /** `litho users create`. */
 export const USERS_CREATE = defineCommandSpec({
   description: 'Create a user; prints {"userId","plan"}',
-  options: { email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, plan: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' }, plan: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     password: { description: 'the password (visible to other local users: prefer --password-stdin or the prompt)', valueHint: 'P' },
     'password-stdin': { description: 'read the password from stdin (else it is asked for, not echoed, in a terminal)' },
@@ -140,8 +151,9 @@ export const USERS_CREATE = defineCommandSpec({
 /** `litho users set-plan`. */
 export const USERS_SET_PLAN = defineCommandSpec({
   description: 'Move a user to another plan; prints {"userId","plan","previousPlan"} (usage so far is kept)',
-  options: { email: { type: 'string' }, plan: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, plan: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     plan: { description: 'a plan of the server (LITHO_PLANS; default table: free, basic, pro, unlimited)', valueHint: 'PLAN', required: true },
     data: DATA_HELP,
@@ -151,8 +163,9 @@ export const USERS_SET_PLAN = defineCommandSpec({
 /** `litho keys create`. */
 export const KEYS_CREATE = defineCommandSpec({
   description: 'Create a render key for a user; prints {"id","key","linkSecret"}, the only time the key and its link secret are shown',
-  options: { email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     name: { description: 'a label for the key', valueHint: 'NAME' },
     data: DATA_HELP,
@@ -163,8 +176,9 @@ export const KEYS_CREATE = defineCommandSpec({
 export const KEYS_SIGN_URL = defineCommandSpec({
   description: 'Sign a render link offline (no server, no data directory); prints {"url","expiresAt"}',
   positionals: { target: { description: 'a GET render URL (…/v1/DESIGN_CODE?overrides), or a design render code with --base', required: true } },
-  options: { kid: { type: 'string' }, secret: { type: 'string' }, expires: { type: 'string' }, param: { type: 'string', multiple: true }, base: { type: 'string' } },
+  options: { ...JSON_OPTION, kid: { type: 'string' }, secret: { type: 'string' }, expires: { type: 'string' }, param: { type: 'string', multiple: true }, base: { type: 'string' } },
   help: {
+    json: JSON_HELP,
     kid: { description: "the render key's id (id from keys create, _id in the key list)", valueHint: 'KEY_ID', required: true },
     secret: { description: "the key's link secret (default: $LITHO_LINK_SECRET; the flag is visible to other local users)", valueHint: 'LKS' },
     expires: { description: 'lifetime (30m, 12h, 7d, 3600s), an ISO date, or never (default: 7d)', valueHint: 'WHEN' },
@@ -176,8 +190,9 @@ export const KEYS_SIGN_URL = defineCommandSpec({
 /** `litho keys link-secret`. */
 export const KEYS_LINK_SECRET = defineCommandSpec({
   description: 'Give a render key a new link secret; prints {"id","linkSecret"}, shown once; links signed with the old one stop working',
-  options: { email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     id: { description: "the key's id", valueHint: 'KEY_ID', required: true },
     data: DATA_HELP,
@@ -188,8 +203,9 @@ export const KEYS_LINK_SECRET = defineCommandSpec({
 export const SIGNING_KEYS_ROTATE = defineCommandSpec({
   description: 'New keys for signed file URLs and/or OAuth access tokens; the old ones keep verifying what they signed until it expires',
   positionals: { which: { description: 'urls, tokens or all', required: true } },
-  options: { org: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, org: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     org: { description: 'the org whose token key to rotate (default: the one litho serve created)', valueHint: 'ID' },
     data: DATA_HELP,
   },
@@ -199,8 +215,9 @@ export const SIGNING_KEYS_ROTATE = defineCommandSpec({
 export const DESIGNS_IMPORT = defineCommandSpec({
   description: 'Store a design document as a draft, or published with --publish; prints {"id","renderCode"}',
   positionals: { file: { description: 'a DesignDocument, or a {"name","design"} record', required: true } },
-  options: { email: { type: 'string' }, publish: { type: 'boolean', default: false }, id: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, publish: { type: 'boolean', default: false }, id: { type: 'string' }, name: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     publish: { description: 'publish it (else it becomes the draft)' },
     id: { description: 'import into this existing design of the user (else a new one)', valueHint: 'ID' },
@@ -214,8 +231,9 @@ const URL_HELP: ArgHelp = { description: 'the address the service is reached at,
 /** `litho token create`: an access token for scripts (docs/authentication.md). */
 export const TOKEN_CREATE = defineCommandSpec({
   description: 'Mint an OAuth access token for a user, for scripts and curl; prints {"accessToken","tokenType","expiresAt","expiresIn","scope","audience"}',
-  options: { email: { type: 'string' }, scope: { type: 'string' }, ttl: { type: 'string' }, resource: { type: 'string' }, url: { type: 'string' }, ...DATA_OPTION },
+  options: { ...JSON_OPTION, email: { type: 'string' }, scope: { type: 'string' }, ttl: { type: 'string' }, resource: { type: 'string' }, url: { type: 'string' }, ...DATA_OPTION },
   help: {
+    json: JSON_HELP,
     email: EMAIL_HELP,
     scope: { description: 'read, write or "read write" (default: "read write")', valueHint: 'SCOPES' },
     ttl: { description: 'lifetime: 90s, 30m, 1h… up to 24h (default: 1h)', valueHint: 'TTL' },
@@ -229,6 +247,79 @@ export const TOKEN_CREATE = defineCommandSpec({
 export const TOKEN_REVOKE = defineCommandSpec({
   description: 'Revoke an access token (and every token of its sign-in); prints {"revoked":true}',
   positionals: { token: { description: 'the access token (default: read from stdin when "-")', required: true } },
-  options: { url: { type: 'string' }, ...DATA_OPTION },
-  help: { url: URL_HELP, data: DATA_HELP },
+  options: { ...JSON_OPTION, url: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, url: URL_HELP, data: DATA_HELP },
+})
+
+const LIMIT_HELP: ArgHelp = { description: 'items per page, 1-100 (default: 100)', valueHint: 'N' }
+const PAGE_HELP: ArgHelp = { description: 'which page, from 1 (default: 1)', valueHint: 'N' }
+
+/** `litho users list`. */
+export const USERS_LIST = defineCommandSpec({
+  description: 'List users in id order; prints {"users":[{"id","email","plan","createdAt"}],"next"} (next: the --after of the following page, or null)',
+  options: { ...JSON_OPTION, limit: { type: 'string' }, after: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, limit: LIMIT_HELP, after: { description: 'start after this cursor (the "next" of the previous page)', valueHint: 'CURSOR' }, data: DATA_HELP },
+})
+
+/** `litho users delete`. */
+export const USERS_DELETE = defineCommandSpec({
+  description: 'Delete a user and their render keys (which stop rendering at once); refused while they own designs unless --force, which deletes those too; prints {"deleted":true,"userId","keys","designs"}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, yes: { type: 'boolean' }, force: { type: 'boolean' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, email: EMAIL_HELP, yes: { description: 'confirm: required, since nothing deleted can be restored' }, force: { description: "also delete the user's designs (else refused while they own any)" }, data: DATA_HELP },
+})
+
+/** `litho keys list`. */
+export const KEYS_LIST = defineCommandSpec({
+  description: 'List a user\'s render keys, newest first; prints {"keys":[{"id","prefix","name","createdAt","lastUsedAt","active"}]} (never a secret)',
+  options: { ...JSON_OPTION, email: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, email: EMAIL_HELP, data: DATA_HELP },
+})
+
+/** `litho keys revoke`. */
+export const KEYS_REVOKE = defineCommandSpec({
+  description: 'Revoke (delete) a render key: it stops rendering at once; prints {"revoked":true,"id"}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, email: EMAIL_HELP, id: { description: "the key's id (from keys list)", valueHint: 'KEY_ID', required: true }, data: DATA_HELP },
+})
+
+/** `litho designs list`. */
+export const DESIGNS_LIST = defineCommandSpec({
+  description: 'List a user\'s designs, most recently updated first; prints {"designs":[{"id","renderCode","name","published","draft","updatedAt"}],"page","totalPages","total"}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, limit: { type: 'string' }, page: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, email: EMAIL_HELP, limit: LIMIT_HELP, page: PAGE_HELP, data: DATA_HELP },
+})
+
+/** `litho designs export`. */
+export const DESIGNS_EXPORT = defineCommandSpec({
+  description: 'Print a design as {"name","design"} (what designs import reads), or write it to FILE and print {"id","output"}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, id: { type: 'string' }, output: { type: 'string', short: 'o' }, draft: { type: 'boolean' }, ...DATA_OPTION },
+  help: {
+    json: JSON_HELP,
+    email: EMAIL_HELP,
+    id: { description: "the design's id (from designs list)", valueHint: 'ID', required: true },
+    output: { description: 'the file to write (its folder is created)', valueHint: 'FILE' },
+    draft: { description: 'export the draft (default: the published version)' },
+    data: DATA_HELP,
+  },
+})
+
+/** `litho designs delete`. */
+export const DESIGNS_DELETE = defineCommandSpec({
+  description: 'Delete a design, published version and draft: its render URL answers 404 at once; prints {"deleted":true,"id"}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, id: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, email: EMAIL_HELP, id: { description: "the design's id (from designs list)", valueHint: 'ID', required: true }, data: DATA_HELP },
+})
+
+/** `litho usage`. */
+export const USAGE = defineCommandSpec({
+  description: 'A user\'s renders over a range in UTC buckets (as GET /analytics/api) and their plan\'s quota now; prints {"total","buckets","storage","plan",…}',
+  options: { ...JSON_OPTION, email: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, 'group-by': { type: 'string' }, ...DATA_OPTION },
+  help: {
+    json: JSON_HELP,
+    email: EMAIL_HELP,
+    from: { description: 'first instant counted, ISO 8601, UTC without an offset (default: 7 days before --to)', valueHint: 'ISO' },
+    to: { description: 'end of the range, exclusive (default: now)', valueHint: 'ISO' },
+    'group-by': { description: 'hour, day, week, month or year (default: day)', valueHint: 'UNIT' },
+    data: DATA_HELP,
+  },
 })

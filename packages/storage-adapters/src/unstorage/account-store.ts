@@ -5,7 +5,7 @@
  *
  * Key layout (`base` defaults to `litho:accounts`; ids are `[A-Za-z0-9_-]`, so they never
  * contain the `:` separator; emails are hashed so any email gives a safe key):
- * - `<base>:u:<id>` → the user record, as JSON.
+ * - `<base>:u:<id>` → the user record, as JSON (listed by `listUsers`, see `./account-users.ts`).
  * - `<base>:email:<sha256(email), base64url>` → the user id, as a plain string.
  * - `<base>:k:<id>` → the key record, as JSON.
  * - `<base>:kh:<base64url part of the hash>` → the key id, as a plain string.
@@ -35,6 +35,7 @@ import type { Storage } from 'unstorage'
 import { createLock } from '../kit/locks.js'
 import { ID_RE, readUnstorageOptions, storeKit, TIMESTAMP_RE, type StoreKit } from '../kit/store-base.js'
 import { describe } from '../kit/validate.js'
+import { accountUsers, assertLimit, assertOffset, BATCH_SIZE } from './account-users.js'
 
 /** Options of {@link unstorageAccountStore}. */
 export interface UnstorageAccountStoreOptions {
@@ -55,12 +56,8 @@ const MAX_EMAIL_LENGTH = 320
 /** The longest key name and prefix accepted: they are labels, not documents. */
 const MAX_LABEL_LENGTH = 200
 const MAX_PASSWORD_HASH_LENGTH = 1024
-/** The largest page: the port's bound. */
-const MAX_LIMIT = 100
-/** Backend calls issued at once by a list (see design-store.ts). */
-const BATCH_SIZE = 100
 /** Every method of the port: the Redis store forwards each to the store it loads. */
-export const METHODS = ['createUser', 'getUser', 'findUserByEmail', 'updateUser', 'createKey', 'getKey', 'findKeyByHash', 'listKeys', 'setKeyActive', 'markKeyUsed', 'deleteKey', 'setKeyLinkSalt'] as const
+export const METHODS = ['createUser', 'getUser', 'findUserByEmail', 'updateUser', 'createKey', 'getKey', 'findKeyByHash', 'listKeys', 'setKeyActive', 'markKeyUsed', 'deleteKey', 'setKeyLinkSalt', 'listUsers', 'deleteUser'] as const
 
 /**
  * The shape of a plan name (`PLAN_NAME` of `@litho/core/contracts`, kept here so this module does
@@ -148,6 +145,7 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
 
   return {
     name: 'unstorage',
+    ...accountUsers({ kit, storage, userKey, emailKey, readUser, readPointer, withLock }),
 
     async createUser(user: UserRecord): Promise<void> {
       const text = serializeUser(user)
@@ -234,8 +232,8 @@ export function unstorageAccountStore(options: UnstorageAccountStoreOptions): Ac
 
     async listKeys(userId: string, options: { limit: number; offset?: number }): Promise<KeyRecord[]> {
       kit.assertId('userId', userId)
-      const limit = assertLimit(options)
-      const offset = assertOffset(options)
+      const limit = assertLimit(kit, options)
+      const offset = assertOffset(kit, options)
       return kit.wrapBackendErrors('listKeys', async () => {
         const prefix = userKeysPrefix(userId)
         const ids = (await storage.getKeys(prefix))
@@ -379,21 +377,4 @@ function assertLabel(field: string, value: unknown): asserts value is string {
 function assertHash(value: unknown): asserts value is string {
   if (typeof value !== 'string') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected hash to be a string but received ${describe(value)}`)
   if (!HASH_RE.test(value)) throw kit.typeError('ERR_INVALID_ARG_VALUE', 'Expected hash to be sha256: and 43 characters of base64url but received another string')
-}
-
-function assertOffset(options: { offset?: unknown }): number {
-  const { offset = 0 } = options
-  if (typeof offset !== 'number') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options.offset to be a number but received ${describe(offset)}`)
-  if (!Number.isSafeInteger(offset) || offset < 0) throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected options.offset to be a whole number ≥ 0 but received ${describe(offset)}`)
-  return offset
-}
-
-function assertLimit(options: unknown): number {
-  kit.assertObject('options', options)
-  const { limit } = options
-  if (typeof limit !== 'number') throw kit.typeError('ERR_INVALID_ARG_TYPE', `Expected options.limit to be a number but received ${describe(limit)}`)
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw kit.typeError('ERR_INVALID_ARG_VALUE', `Expected options.limit to be a whole number from 1 to ${MAX_LIMIT} but received ${describe(limit)}`)
-  }
-  return limit
 }

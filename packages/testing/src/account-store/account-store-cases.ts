@@ -7,6 +7,7 @@
  * @module account-store/account-store-cases
  */
 import { usersCases } from './cases/users.js'
+import { userListCases } from './cases/user-list.js'
 import { keysCases } from './cases/keys.js'
 import { linkSaltCases } from './cases/link-salt.js'
 import { persistenceCases } from './cases/persistence.js'
@@ -18,6 +19,7 @@ export { createAccountStoreCaseContext, hashOf, type AccountStoreCase, type Acco
 /** Every case, in order; the titles are stable (skips name them). */
 export const accountStoreCases: readonly AccountStoreCase[] = [
   ...usersCases,
+  ...userListCases,
   ...keysCases,
   ...linkSaltCases,
   ...persistenceCases,
