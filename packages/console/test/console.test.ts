@@ -183,8 +183,15 @@ it('takes a new design from an empty canvas to a published render link, without 
   await page.getByRole('button', { name: 'Add text' }).click()
   await page.getByLabel('Text', { exact: true }).fill('Launch day')
   await page.getByRole('button', { name: 'text (text)' }).waitFor()
+  // A number typed and Publish clicked at once: the edit is in what is published (it used to
+  // be committed on blur, after Publish had read the document).
+  await page.getByLabel('Font size').fill('64')
   await page.getByRole('button', { name: 'Publish' }).click()
   await page.getByRole('status').filter({ hasText: 'Published' }).waitFor()
+  const token = await apiToken(c.url)
+  const { docs } = (await (await fetch(`${c.url}/designs/v2`, { headers: { authorization: `Bearer ${token}` } })).json()) as { docs: Array<{ _id: string; name: string }> }
+  const published = (await (await fetch(`${c.url}/designs/v2/${docs.find((d) => d.name === 'Launch card')!._id}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { design: { components: Array<{ type: string; fontSize?: number }> } }
+  expect(published.design.components.find((component) => component.type === 'text')?.fontSize).toBe(64)
   await page.getByRole('heading', { name: 'Launch card', level: 1 }).waitFor()
   await page.getByRole('button', { name: 'text (text)' }).click()
   await page.screenshot({ path: join(SHOTS, 'editor.png') })

@@ -12,7 +12,7 @@ function NumberField({ label, value, onSet, min, max, step }: { label: string; v
   return (
     <div class="prop">
       <label for={id}>{label}</label>
-      <input id={id} type="number" value={typeof value === 'number' ? value : ''} min={min} max={max} step={step ?? 1} onChange={(e) => onSet(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />
+      <input id={id} type="number" value={typeof value === 'number' ? value : ''} min={min} max={max} step={step ?? 1} onInput={(e) => onSet(e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />
     </div>
   )
 }
@@ -25,7 +25,7 @@ function TextField({ label, value, onSet, multiline, type }: { label: string; va
       {multiline ? (
         <textarea id={id} rows={3} value={typeof value === 'string' ? value : ''} onInput={(e) => onSet(e.currentTarget.value)} />
       ) : (
-        <input id={id} type={type ?? 'text'} value={typeof value === 'string' ? value : ''} onChange={(e) => onSet(e.currentTarget.value)} />
+        <input id={id} type={type ?? 'text'} value={typeof value === 'string' ? value : ''} onInput={(e) => onSet(e.currentTarget.value)} />
       )}
     </div>
   )
