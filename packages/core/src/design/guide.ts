@@ -52,6 +52,7 @@ const SUMMARIES: Record<ComponentType, string> = {
   text:
     'A block of text that wraps inside its box. `align` and `verticalAlign` place the text in the box; `maxLines` cuts it with "…"; ' +
     '`autoFit: { "min": 24 }` shrinks the font from `fontSize` until the text fits, which is what dynamic text of unknown length needs. ' +
+    'In a group with `layout`, `height: "auto"` makes the box hug its lines, so a one-line title lets the components after it move up. ' +
     'Right-to-left scripts (Arabic, Hebrew) are detected automatically.',
   image:
     'An image from an https URL or a `data:image/…` URI, drawn into its box: `fit: "cover"` fills the box and crops (keeping `focus` near the centre), ' +
@@ -67,7 +68,8 @@ const SUMMARIES: Record<ComponentType, string> = {
     'code128 takes any text, EAN and UPC take digits only (the check digit may be left off). `showText` prints the value under linear barcodes.',
   group:
     'A container. Children are positioned relative to the group\'s top-left corner and painted, in their own order, where the group sits in its parent\'s order. ' +
-    'With `layout` the group is a flex box: children are placed in a row or column with `gap`, `align`, `justify` and `padding`, and their `x`/`y` are ignored. ' +
+    'With `layout` the group is a flex box: children are placed in a row or column with `gap`, `align`, `justify` and `padding`, and their `x`/`y` are ignored; ' +
+    'a text child with `height: "auto"` takes the height of its lines. ' +
     '`background`, `radius` and `clip` style the group box; hiding a group hides its children.',
 }
 

@@ -44,11 +44,16 @@ export function toLithoIssues(error: z.ZodError, base = ''): LithoIssue[] {
   })
 }
 
+const AUTO_HEIGHT_OUTSIDE_FLOW = 'expected a height in pixels: "auto" (hug the lines) is for a text in a group with layout, received "auto"'
+
 /** Problems with the document that the schema alone cannot see. */
 function checkStructure(document: DesignDocument): LithoIssue[] {
   const issues: LithoIssue[] = []
   const seen = new Map<string, string>()
-  walkComponents(document.components, (component, { path }) => {
+  const inFlow = new Set<string>()
+  walkComponents(document.components, (component, { path, parent }) => {
+    if (parent?.type === 'group' && parent.layout) inFlow.add(component.key)
+    if (component.type === 'text' && component.height === 'auto' && !inFlow.has(component.key)) issues.push({ path: `${path}.height`, message: AUTO_HEIGHT_OUTSIDE_FLOW })
     const first = seen.get(component.key)
     if (first) issues.push({ path: `${path}.key`, message: `expected a unique key, received "${component.key}" (already used at ${first})` })
     else seen.set(component.key, path)
@@ -75,6 +80,7 @@ function checkStructure(document: DesignDocument): LithoIssue[] {
         if (field in patch) issues.push({ path: `${path}.${field}`, message: `a variation cannot change "${field}"` })
       const merged = COMPONENT_SCHEMAS[component.type].safeParse({ ...stripChildren(component), ...patch }, { reportInput: true })
       if (!merged.success) issues.push(...toLithoIssues(merged.error, path))
+      else if (patch.height === 'auto' && !inFlow.has(key)) issues.push({ path: `${path}.height`, message: AUTO_HEIGHT_OUTSIDE_FLOW })
     }
   })
   return issues

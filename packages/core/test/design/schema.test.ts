@@ -265,6 +265,31 @@ describe('validateDesign › rejects variations', () => {
     expectOne(doc({ components: [text()], variations: [variation({ components: { title: { key: 'other' } } })] }), 'variations[0].components.title.key', 'a variation cannot change "key"'))
 })
 
+const variation = (extra: Record<string, unknown> = {}) => ({ id: 'story', width: 1080, height: 1920, ...extra })
+const AUTO = 'expected a height in pixels: "auto" (hug the lines) is for a text in a group with layout, received "auto"'
+const column = (children: unknown[], extra: Record<string, unknown> = {}) => ({ type: 'group', key: 'col', width: 100, height: 100, layout: { direction: 'column' }, children, ...extra })
+
+describe('validateDesign › height "auto" of a text', () => {
+  it('accepts it on a text in an auto-layout group, in the document and in a patch', () => {
+    const design = validateDesign(doc({ components: [column([text({ height: 'auto' }), text({ key: 'sub' })])], variations: [variation({ components: { sub: { height: 'auto' } } })] }))
+    const group = design.components[0] as { children: Array<{ height: unknown }> }
+    expect(group.children[0]!.height).toBe('auto')
+  })
+
+  it('rejects it on a top-level text', () => expectOne(doc({ components: [text({ height: 'auto' })] }), 'components[0].height', AUTO))
+
+  it('rejects it on a text in a group without layout', () =>
+    expectOne(doc({ components: [column([text({ height: 'auto' })], { layout: undefined })] }), 'components[0].children[0].height', AUTO))
+
+  it('rejects it in a variation patch of a text outside auto-layout', () =>
+    expectOne(doc({ components: [text()], variations: [variation({ components: { title: { height: 'auto' } } })] }), 'variations[0].components.title.height', AUTO))
+
+  it('rejects other words, and "auto" on other component types', () => {
+    expectOne(doc({ components: [column([text({ height: 'hug' })])] }), 'components[0].children[0].height', 'expected a height between 0 and 100000 pixels, or "auto", received "hug"')
+    expectOne(doc({ components: [column([{ type: 'shape', key: 's', width: 10, height: 'auto' }])] }), 'components[0].children[0].height', 'expected a height between 0 and 100000 pixels, received "auto"')
+  })
+})
+
 describe('validateDesign › reports every problem at once', () => {
   it('counts every schema problem in one error', () => {
     const error = invalid({

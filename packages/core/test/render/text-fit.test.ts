@@ -33,7 +33,7 @@ const attr = (tag: string, name: string): number => Number(tag.split(` ${name}="
 async function drawn(doc: DesignDocumentInput, box = BOX) {
   const resolved = resolveDocument(doc)
   const prepared = await prepareDocument(resolved, context)
-  const size = prepared.fittedSizes.get('t') ?? (doc.components[0] as { fontSize: number }).fontSize
+  const size = prepared.fittedSizes.get('t') ?? (resolved.document.components[0] as { fontSize: number }).fontSize
   const tree = buildTree(
     resolved.document.components,
     { width: 600, height: 300, layoutWidth: 600, layoutHeight: 300, scale: 1, offsetX: 0, offsetY: 0, background: undefined },
@@ -114,5 +114,25 @@ describe('autoFit against the drawn text', () => {
     expect(d.size).toBe(40)
     expect(fitsDrawn(d)).toBe(false)
     expect(d.warnings).toContain('text_overflow')
+  })
+})
+
+describe('autoFit with height "auto"', () => {
+  const card = (text: string): DesignDocumentInput => ({
+    version: 2, width: 600, height: 300,
+    components: [{ type: 'group', key: 'g', x: 0, y: 0, width: 600, height: 300, layout: { direction: 'column' }, children: [
+      { type: 'text', key: 't', width: 300, height: 'auto', text, fontSize: 90, autoFit: { min: 8 } },
+    ] }],
+  })
+  const fit = async (text: string) => {
+    const prepared = await prepareDocument(resolveDocument(card(text)), context)
+    return { size: prepared.fittedSizes.get('t'), warnings: prepared.warnings.map((w) => w.code) }
+  }
+
+  it('text fit › any number of lines fits: the size stays unless a word would have to split', async () => {
+    expect(await fit('many short words that wrap onto many lines')).toEqual({ size: 90, warnings: [] })
+    const long = await fit('Supercalifragilisticexpialidocious')
+    expect(long.size).toBeLessThan(40)
+    expect(long.warnings).toEqual(['text_shrunk'])
   })
 })
