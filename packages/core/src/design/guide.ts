@@ -93,7 +93,7 @@ function overviewText(limits: Limits): string {
 
 **Limits.** Canvas and variation sizes are whole numbers from 1 to ${MAX_DIMENSION} pixels per side. At most ${limits.components} components in the top-level list, ${limits.children} children per group, ${MAX_TOTAL_COMPONENTS} components in the whole document, groups nested ${MAX_GROUP_DEPTH} deep, ${limits.fonts} fonts, ${limits.variations} variations and ${limits.text} characters per text.
 
-**Validation.** A document is checked as a whole before it is stored or rendered. Unknown fields are errors (a typo such as \`fontsize\` is reported, not ignored), and every problem is listed on its own line as \`path: message\`, e.g. \`components[0].fontSize: expected a number between 1 and 1000, received "big"\`.`
+**Validation.** A document is checked as a whole before it is stored or rendered. Unknown fields are errors (a typo such as \`fontsize\` is reported, not ignored), and every problem is listed once on its own line as \`path: message\`, e.g. \`components[0].fontSize: expected a number between 1 and 1000, received "big"\`. Problems of components and of variation patches come together in one answer; an unknown key in a patch says which was probably meant (\`variations[0].components.talk-titel: expected the key of a component, received "talk-titel"; did you mean "talk-title"?\`).`
 }
 
 // ---------------------------------------------------------------------------

@@ -333,6 +333,39 @@ describe('validateDesign › reports every problem at once', () => {
     expect(error.message).toMatch(/^Invalid design document \(4 problems\):\n/)
   })
 
+  it('reports component and variation-patch problems in the same pass, each once, with "did you mean"', () => {
+    expectIssues(
+      doc({
+        components: [text({ key: 'talk-title', fontSize: 'big' }), text({ key: 'speaker', colr: 'red' })],
+        variations: [{ id: 'story', width: 100, height: 200, components: { 'talk-titel': { y: 3 }, speaker: { fontsize: 3, y: 4 }, 'talk-title': { y: 5 } } }],
+      }),
+      [
+        { path: 'components[0].fontSize', message: 'expected a number between 1 and 1000, received "big"' },
+        { path: 'components[1]', message: 'unknown field "colr"' },
+        { path: 'variations[0].components.talk-titel', message: 'expected the key of a component, received "talk-titel"; did you mean "talk-title"?' },
+        { path: 'variations[0].components.speaker', message: 'unknown field "fontsize"; did you mean "fontSize"?' },
+      ],
+    )
+  })
+
+  it('reports a patch value that is invalid once, at the patch, not again at the component', () =>
+    expectIssues(doc({ components: [text({ fontSize: 'big' })], variations: [{ id: 'story', width: 1, height: 1, components: { title: { fontSize: 'huge', color: 'nocolour' } } }] }), [
+      { path: 'components[0].fontSize', message: 'expected a number between 1 and 1000, received "big"' },
+      { path: 'variations[0].components.title.fontSize', message: 'expected a number between 1 and 1000, received "huge"' },
+      { path: 'variations[0].components.title.color', message: COLOUR_MESSAGE('nocolour') },
+    ]))
+
+  it('thousands of misspelt patch keys: refused quickly, "did you mean" for the first 20 only', () => {
+    const components = Array.from({ length: 1000 }, (_, i) => text({ key: `component-number-${i}` }))
+    const patches = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`component-numbr-${i}`, { y: 1 }]))
+    const started = performance.now()
+    const error = invalid(doc({ components, variations: [{ id: 'story', width: 1, height: 1, components: patches }] }))
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(error.issues).toHaveLength(5000)
+    expect(error.issues.filter((issue) => issue.message.includes('did you mean')).length).toBe(20)
+    expect(error.issues[0]!.message).toBe('expected the key of a component, received "component-numbr-0"; did you mean "component-number-0"?')
+  })
+
   it('is a LithoError with a JSON form carrying the issues', () => {
     const error = invalid(doc({ width: 0 }))
     expect(error).toBeInstanceOf(Error)
