@@ -122,7 +122,8 @@ function checkStructure(document: unknown): LithoIssue[] {
         issues.push({ path, message: `expected the key of a component, received "${key}"${suggest(key, keys)}` })
         continue
       }
-      const fields: Json = {}
+      // No prototype: a patch field named "__proto__" stays a field (and is reported as unknown).
+      const fields: Json = Object.create(null) as Json
       for (const [field, value] of Object.entries(patch)) {
         if (FIXED_IN_PATCH.includes(field)) issues.push({ path: `${path}.${field}`, message: `a variation cannot change "${field}"` })
         else fields[field] = value

@@ -355,6 +355,11 @@ describe('validateDesign › reports every problem at once', () => {
       { path: 'variations[0].components.title.color', message: COLOUR_MESSAGE('nocolour') },
     ]))
 
+  it('a patch field named "__proto__" is reported as unknown, not swallowed', () => {
+    const error = invalid(JSON.parse('{"version":2,"width":100,"height":100,"components":[{"type":"text","key":"title","width":10,"height":10}],"variations":[{"id":"story","width":1,"height":1,"components":{"title":{"__proto__":{"y":1}}}}]}'))
+    expect(error.issues).toEqual([{ path: 'variations[0].components.title', message: 'unknown field "__proto__"' }])
+  })
+
   it('thousands of misspelt patch keys: refused quickly, "did you mean" for the first 20 only', () => {
     const components = Array.from({ length: 1000 }, (_, i) => text({ key: `component-number-${i}` }))
     const patches = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`component-numbr-${i}`, { y: 1 }]))
