@@ -156,6 +156,25 @@ describe('a scripted agent session', () => {
     await client.close()
   }, 30_000)
 
+  it('an invalid document: component and variation-patch problems in one answer, each listed once', async () => {
+    const { call, client } = await connect()
+    const wrong = await call('create_design', {
+      name: 'Talk',
+      document: {
+        version: 2, width: 600, height: 400,
+        components: [{ type: 'text', key: 'talk-title', width: 500, height: 80, text: 'Hi', fontSize: 'big' }],
+        variations: [{ id: 'story', width: 400, height: 700, components: { 'talk-titel': { y: 300 } } }],
+      },
+    })
+    expect(wrong.isError).toBe(true)
+    const lines = textOf(wrong).split('\n')
+    const fontSize = lines.filter((line) => line.includes('document.components[0].fontSize'))
+    const patch = lines.filter((line) => line.includes('document.variations[0].components.talk-titel'))
+    expect(fontSize).toHaveLength(1)
+    expect(patch).toEqual(['- document.variations[0].components.talk-titel: expected the key of a component, received "talk-titel"; did you mean "talk-title"?'])
+    await client.close()
+  })
+
   it('previews by the owner are not metered', async () => {
     const { call, client } = await connect()
     const created = await call('create_design', { name: 'Free preview', document: { version: 2, width: 200, height: 200, components: [] } })

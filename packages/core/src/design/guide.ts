@@ -52,6 +52,7 @@ const SUMMARIES: Record<ComponentType, string> = {
   text:
     'A block of text that wraps inside its box. `align` and `verticalAlign` place the text in the box; `maxLines` cuts it with "…"; ' +
     '`autoFit: { "min": 24 }` shrinks the font from `fontSize` until the text fits, which is what dynamic text of unknown length needs. ' +
+    'In a group with `layout`, `height: "auto"` makes the box hug its lines, so a one-line title lets the components after it move up. ' +
     'Right-to-left scripts (Arabic, Hebrew) are detected automatically.',
   image:
     'An image from an https URL or a `data:image/…` URI, drawn into its box: `fit: "cover"` fills the box and crops (keeping `focus` near the centre), ' +
@@ -67,7 +68,8 @@ const SUMMARIES: Record<ComponentType, string> = {
     'code128 takes any text, EAN and UPC take digits only (the check digit may be left off). `showText` prints the value under linear barcodes.',
   group:
     'A container. Children are positioned relative to the group\'s top-left corner and painted, in their own order, where the group sits in its parent\'s order. ' +
-    'With `layout` the group is a flex box: children are placed in a row or column with `gap`, `align`, `justify` and `padding`, and their `x`/`y` are ignored. ' +
+    'With `layout` the group is a flex box: children are placed in a row or column with `gap`, `align`, `justify` and `padding`, and their `x`/`y` are ignored; ' +
+    'a text child with `height: "auto"` takes the height of its lines. ' +
     '`background`, `radius` and `clip` style the group box; hiding a group hides its children.',
 }
 
@@ -91,7 +93,7 @@ function overviewText(limits: Limits): string {
 
 **Limits.** Canvas and variation sizes are whole numbers from 1 to ${MAX_DIMENSION} pixels per side. At most ${limits.components} components in the top-level list, ${limits.children} children per group, ${MAX_TOTAL_COMPONENTS} components in the whole document, groups nested ${MAX_GROUP_DEPTH} deep, ${limits.fonts} fonts, ${limits.variations} variations and ${limits.text} characters per text.
 
-**Validation.** A document is checked as a whole before it is stored or rendered. Unknown fields are errors (a typo such as \`fontsize\` is reported, not ignored), and every problem is listed on its own line as \`path: message\`, e.g. \`components[0].fontSize: expected a number between 1 and 1000, received "big"\`.`
+**Validation.** A document is checked as a whole before it is stored or rendered. Unknown fields are errors (a typo such as \`fontsize\` is reported, not ignored), and every problem is listed once on its own line as \`path: message\`, e.g. \`components[0].fontSize: expected a number between 1 and 1000, received "big"\`. Problems of components and of variation patches come together in one answer; an unknown key in a patch says which was probably meant (\`variations[0].components.talk-titel: expected the key of a component, received "talk-titel"; did you mean "talk-title"?\`).`
 }
 
 // ---------------------------------------------------------------------------

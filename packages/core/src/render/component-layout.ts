@@ -76,7 +76,7 @@ export function layoutOf(resolved: ResolvedDocument, detected: ReadonlyMap<strin
       if (!component.visible) continue
       let box = detected.get(component.key)
       if (box) box = toCanvas(box)
-      else if (origin) box = { left: origin.left + component.x * scale, top: origin.top + component.y * scale, width: component.width * scale, height: component.height * scale }
+      else if (origin) box = { left: origin.left + component.x * scale, top: origin.top + component.y * scale, width: component.width * scale, height: (component.height === 'auto' ? 0 : component.height) * scale }
       if (!box) continue
       components.push({
         key: component.key,

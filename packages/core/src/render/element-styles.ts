@@ -65,13 +65,16 @@ export function boxStyle(component: Component, inFlow: boolean): Record<string, 
   }
 }
 
-/** Inner size of a component's box: its size less borders (and padding for text). */
+/**
+ * Inner size of a component's box: its size less borders (and padding for text). A text with
+ * `height: "auto"` grows with its lines: its inner height is unbounded (Infinity).
+ */
 export function innerSize(component: Component): { width: number; height: number } {
   const border = component.border?.width ?? 0
   const pad = component.type === 'text' ? paddingOf(component.padding) : { top: 0, right: 0, bottom: 0, left: 0 }
   return {
     width: Math.max(0, component.width - 2 * border - pad.left - pad.right),
-    height: Math.max(0, component.height - 2 * border - pad.top - pad.bottom),
+    height: component.height === 'auto' ? Infinity : Math.max(0, component.height - 2 * border - pad.top - pad.bottom),
   }
 }
 

@@ -47,14 +47,14 @@ async function measureAll(
       key: `h${i}`,
       props: { style: { ...style, position: 'absolute', left: 0, top: 0, width: Math.max(inner.width, 1) }, children: component.text },
     })
-    // Every word on its own line in a shrink-to-fit box: its width is the widest word.
+    // The same text in a min-content box: satori breaks it at every opportunity its own line
+    // breaker finds (spaces, hyphens, soft hyphens, after slashes, between CJK characters and
+    // emoji) and, as in CSS, overflowWrap: break-word does not split words there, so the width
+    // is that of the widest piece the drawing cannot break without splitting a word.
     children.push({
       type: 'div',
       key: `w${i}`,
-      props: {
-        style: { ...style, position: 'absolute', left: 0, top: 0, whiteSpace: 'pre', overflowWrap: 'normal' },
-        children: component.text.split(/\s+/).filter(Boolean).join('\n') || ' ',
-      },
+      props: { style: { ...style, position: 'absolute', left: 0, top: 0, width: 'min-content' }, children: component.text },
     })
   })
   const measures: Measure[] = items.map(() => ({ height: 0, widest: 0 }))

@@ -265,6 +265,31 @@ describe('validateDesign › rejects variations', () => {
     expectOne(doc({ components: [text()], variations: [variation({ components: { title: { key: 'other' } } })] }), 'variations[0].components.title.key', 'a variation cannot change "key"'))
 })
 
+const variation = (extra: Record<string, unknown> = {}) => ({ id: 'story', width: 1080, height: 1920, ...extra })
+const AUTO = 'expected a height in pixels: "auto" (hug the lines) is for a text in a group with layout, received "auto"'
+const column = (children: unknown[], extra: Record<string, unknown> = {}) => ({ type: 'group', key: 'col', width: 100, height: 100, layout: { direction: 'column' }, children, ...extra })
+
+describe('validateDesign › height "auto" of a text', () => {
+  it('accepts it on a text in an auto-layout group, in the document and in a patch', () => {
+    const design = validateDesign(doc({ components: [column([text({ height: 'auto' }), text({ key: 'sub' })])], variations: [variation({ components: { sub: { height: 'auto' } } })] }))
+    const group = design.components[0] as { children: Array<{ height: unknown }> }
+    expect(group.children[0]!.height).toBe('auto')
+  })
+
+  it('rejects it on a top-level text', () => expectOne(doc({ components: [text({ height: 'auto' })] }), 'components[0].height', AUTO))
+
+  it('rejects it on a text in a group without layout', () =>
+    expectOne(doc({ components: [column([text({ height: 'auto' })], { layout: undefined })] }), 'components[0].children[0].height', AUTO))
+
+  it('rejects it in a variation patch of a text outside auto-layout', () =>
+    expectOne(doc({ components: [text()], variations: [variation({ components: { title: { height: 'auto' } } })] }), 'variations[0].components.title.height', AUTO))
+
+  it('rejects other words, and "auto" on other component types', () => {
+    expectOne(doc({ components: [column([text({ height: 'hug' })])] }), 'components[0].children[0].height', 'expected a height between 0 and 100000 pixels, or "auto", received "hug"')
+    expectOne(doc({ components: [column([{ type: 'shape', key: 's', width: 10, height: 'auto' }])] }), 'components[0].children[0].height', 'expected a height between 0 and 100000 pixels, received "auto"')
+  })
+})
+
 describe('validateDesign › reports every problem at once', () => {
   it('counts every schema problem in one error', () => {
     const error = invalid({
@@ -306,6 +331,44 @@ describe('validateDesign › reports every problem at once', () => {
     )
     expect(error.issues.map((issue) => issue.path)).toEqual(['components[0].dynamic[0]', 'components[1].key', 'variations[0].components.nope', 'variations[1].id'])
     expect(error.message).toMatch(/^Invalid design document \(4 problems\):\n/)
+  })
+
+  it('reports component and variation-patch problems in the same pass, each once, with "did you mean"', () => {
+    expectIssues(
+      doc({
+        components: [text({ key: 'talk-title', fontSize: 'big' }), text({ key: 'speaker', colr: 'red' })],
+        variations: [{ id: 'story', width: 100, height: 200, components: { 'talk-titel': { y: 3 }, speaker: { fontsize: 3, y: 4 }, 'talk-title': { y: 5 } } }],
+      }),
+      [
+        { path: 'components[0].fontSize', message: 'expected a number between 1 and 1000, received "big"' },
+        { path: 'components[1]', message: 'unknown field "colr"' },
+        { path: 'variations[0].components.talk-titel', message: 'expected the key of a component, received "talk-titel"; did you mean "talk-title"?' },
+        { path: 'variations[0].components.speaker', message: 'unknown field "fontsize"; did you mean "fontSize"?' },
+      ],
+    )
+  })
+
+  it('reports a patch value that is invalid once, at the patch, not again at the component', () =>
+    expectIssues(doc({ components: [text({ fontSize: 'big' })], variations: [{ id: 'story', width: 1, height: 1, components: { title: { fontSize: 'huge', color: 'nocolour' } } }] }), [
+      { path: 'components[0].fontSize', message: 'expected a number between 1 and 1000, received "big"' },
+      { path: 'variations[0].components.title.fontSize', message: 'expected a number between 1 and 1000, received "huge"' },
+      { path: 'variations[0].components.title.color', message: COLOUR_MESSAGE('nocolour') },
+    ]))
+
+  it('a patch field named "__proto__" is reported as unknown, not swallowed', () => {
+    const error = invalid(JSON.parse('{"version":2,"width":100,"height":100,"components":[{"type":"text","key":"title","width":10,"height":10}],"variations":[{"id":"story","width":1,"height":1,"components":{"title":{"__proto__":{"y":1}}}}]}'))
+    expect(error.issues).toEqual([{ path: 'variations[0].components.title', message: 'unknown field "__proto__"' }])
+  })
+
+  it('thousands of misspelt patch keys: refused quickly, "did you mean" for the first 20 only', () => {
+    const components = Array.from({ length: 1000 }, (_, i) => text({ key: `component-number-${i}` }))
+    const patches = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`component-numbr-${i}`, { y: 1 }]))
+    const started = performance.now()
+    const error = invalid(doc({ components, variations: [{ id: 'story', width: 1, height: 1, components: patches }] }))
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(error.issues).toHaveLength(5000)
+    expect(error.issues.filter((issue) => issue.message.includes('did you mean')).length).toBe(20)
+    expect(error.issues[0]!.message).toBe('expected the key of a component, received "component-numbr-0"; did you mean "component-number-0"?')
   })
 
   it('is a LithoError with a JSON form carrying the issues', () => {

@@ -146,6 +146,23 @@ export async function scenes(): Promise<Record<string, { design: DesignDocumentI
         ],
       },
     },
+    'text-hug': {
+      design: {
+        version: 2, width: W, height: H, background: '#f8fafc',
+        components: [
+          // The same card twice: a title of one line lets the rest move up; one of three pushes it down.
+          ...(['Short title', 'A much longer title that needs three lines'] as const).map((title, i) => ({
+            type: 'group' as const, key: `card${i}`, x: 20 + i * 290, y: 20, width: 270, height: 360, background: '#ffffff', radius: 12, border: { color: '#cbd5e1', width: 1 },
+            layout: { direction: 'column' as const, gap: 10, align: 'stretch' as const, padding: 16 },
+            children: [
+              { type: 'text' as const, key: `title${i}`, width: 236, height: 'auto' as const, text: title, fontSize: 30, fontWeight: 700, background: '#e0e7ff' },
+              { type: 'text' as const, key: `body${i}`, width: 236, height: 'auto' as const, text: 'Hugs its lines, as auto-layout does in Figma.', fontSize: 18, color: '#475569', background: '#fef3c7', padding: 4 },
+              { type: 'shape' as const, key: `button${i}`, width: 236, height: 44, fill: '#4f46e5', radius: 22 },
+            ],
+          })),
+        ],
+      },
+    },
     'variation-scaled': {
       design: {
         version: 2, width: 400, height: 300, background: { type: 'linear', angle: 90, stops: [{ offset: 0, color: '#fb7185' }, { offset: 1, color: '#6366f1' }] },

@@ -74,12 +74,15 @@ function jsonResult(value: unknown): CallToolResult {
 }
 
 /**
- * A failure the agent can act on: the message, then one line per problem with its JSON path.
+ * A failure the agent can act on: the message, then one line per problem with its JSON path,
+ * each problem once (a message that already lists them keeps only its other lines).
  * Errors that are not Litho's own (a bug, storage down) say only that the call failed.
  */
 export function toolError(error: unknown): CallToolResult {
   if (!LithoError.isInstance(error)) return { isError: true, content: [{ type: 'text', text: 'The call failed on the server (an internal error). Try again; if it keeps failing, report it.' }] }
-  const lines = [`${error.code}: ${error.message}`]
+  const listed = new Set(error.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)))
+  const headline = error.message.split('\n').filter((line) => !listed.has(line)).join('\n')
+  const lines = [`${error.code}: ${headline}`]
   if (error.issues.length > 0) {
     lines.push('', 'Fix each of these and call again:')
     for (const issue of error.issues) lines.push(`- ${issue.path || '(root)'}: ${issue.message}`)

@@ -61,6 +61,9 @@ export const TextComponentSchema = z
   .strictObject({
     type: z.literal('text'),
     ...common,
+    height: z
+      .union([num(0, 100000, 'a height between 0 and 100000 pixels, or "auto"'), z.literal('auto')], expected('a height between 0 and 100000 pixels, or "auto"'))
+      .describe('Height in pixels of the base size; "auto" (in an auto-layout group only) hugs the lines of the text.'),
     text: z.string(expected('a string')).max(10000, expected('at most 10000 characters')).default('').describe('The text. "\\n" starts a new line.'),
     fontFamily: z
       .string(expected('a font family name'))

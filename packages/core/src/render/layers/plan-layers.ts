@@ -3,7 +3,8 @@
  * (docs/performance.md): the visible top-level components that no override of this render
  * touches, below and above the ones it does. A top-level component is dynamic when an override
  * touched it or anything inside it (a group whose child changed, an auto-layout group whose
- * geometry follows its text): it is then drawn wholly per render.
+ * geometry follows its text, as when a text of height "auto" moves the siblings after it): it
+ * is then drawn wholly per render, the components that move included.
  *
  * @module render/layers/plan-layers
  */
