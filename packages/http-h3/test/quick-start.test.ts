@@ -5,7 +5,7 @@
 // Under a command, `# {…}` is the JSON it must print (`"…"` matches any value) and
 // `# file: NAME WxH FORMAT` the image it must write.
 import { execFile, spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -106,8 +106,7 @@ describe('docs/quick-start.md', () => {
     const bin = join(scratch, 'bin')
     const out = join(scratch, 'out')
     const work = join(scratch, 'work')
-    for (const dir of [bin, out, work]) rmSync(dir, { recursive: true, force: true })
-    await Promise.all([bin, out, work].map((dir) => import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }))))
+    for (const dir of [bin, out, work]) mkdirSync(dir)
     writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\ncd '${ROOT}' && exec '${join(ROOT, 'node_modules/.bin/pnpm')}' "$@"\n`)
     chmodSync(join(bin, 'pnpm'), 0o755)
     writeFileSync(join(scratch, 'quick-start.sh'), script)

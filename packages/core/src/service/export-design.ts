@@ -21,14 +21,13 @@ import { EXPORT_DEFAULT_FORMAT, EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, Export
 import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
 import { DEFAULT_QUALITY } from '../render/defaults.js'
 import { prepareRender, type PreparedRender } from './prepare-render.js'
-import { readParams } from './query.js'
+import { coerceQueryBoolean, readParams } from './query.js'
 import { isPlainObject } from '../_internal/is-plain-object.js'
 import { renderPrepared, type RenderDesignResult, type RenderResultBody } from './render-design.js'
 import type { RenderAccount, RenderServices } from './services.js'
 
 export { EXPORT_DEFAULT_FORMAT, EXPORT_PARAM_NAMES, EXPORT_RESERVED_KEYS, ExportParamsSchema, type ExportParams } from '../contracts/schemas/export-params.js'
 
-const QUERY_BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
 const NUMERIC_PARAMS = ['quality', 'expiresIn']
 
 /** The body as an object, or an `ERR_INVALID_REQUEST` naming `body`. */
@@ -51,8 +50,7 @@ export function parseExportParams(query: URLSearchParams, body?: unknown): Expor
   const fromBody = bodyObject(body)
   const issues: LithoIssue[] = []
   const raw = readParams(query, EXPORT_PARAM_NAMES, NUMERIC_PARAMS, issues)
-  const draft = typeof raw.draft === 'string' ? raw.draft.trim().toLowerCase() : undefined
-  if (draft !== undefined && Object.hasOwn(QUERY_BOOLEANS, draft)) raw.draft = QUERY_BOOLEANS[draft]
+  coerceQueryBoolean(raw, 'draft')
   // A parameter in both is taken from the query; the body's own, numbers coerced as in a query.
   for (const [name, value] of Object.entries(readParams(fromBody, EXPORT_PARAM_NAMES, NUMERIC_PARAMS, issues))) if (!(name in raw)) raw[name] = value
   const result = ExportParamsSchema.safeParse(raw)

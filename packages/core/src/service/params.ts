@@ -6,12 +6,9 @@
  */
 import type { LithoIssue } from '../errors.js'
 import { describeReceived, invalidRequest } from '../_internal/messages.js'
-import { coerceNumeric, readParams } from './query.js'
+import { coerceNumeric, coerceQueryBoolean, readParams } from './query.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import { BulkRequestSchema, RENDER_PARAM_NAMES, RenderParamsSchema, type BulkRequest, type RenderParams } from '../contracts/schemas/render-params.js'
-
-/** How a query writes a boolean parameter. */
-const QUERY_BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
 
 /** The parameters that a query (or a body) may send as numeric strings. */
 const NUMERIC_PARAMS = ['quality', 'expiresIn']
@@ -45,10 +42,7 @@ export function parseRenderParams(source: URLSearchParams | Record<string, unkno
   const issues: LithoIssue[] = []
   const raw = readParams(source, RENDER_PARAM_NAMES, NUMERIC_PARAMS, issues)
   // A query says true/false/1/0; a JSON body must say a JSON boolean.
-  if (source instanceof URLSearchParams && typeof raw.strict === 'string') {
-    const word = raw.strict.trim().toLowerCase()
-    if (Object.hasOwn(QUERY_BOOLEANS, word)) raw.strict = QUERY_BOOLEANS[word]
-  }
+  if (source instanceof URLSearchParams) coerceQueryBoolean(raw, 'strict')
   const result = RenderParamsSchema.safeParse(raw)
   if (!result.success) issues.push(...toLithoIssues(result.error))
   if (issues.length > 0) throw invalidRequest(issues)

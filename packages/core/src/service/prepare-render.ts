@@ -76,7 +76,7 @@ async function designIdHint(designs: DesignLookup, ownerId: string, value: strin
  */
 export function prepareRender(design: { id: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined, options: { strict?: boolean | undefined } = {}): PreparedRender {
   const applied = overrides === undefined ? { document: design.document, applied: [], ignored: [] } : applyOverrides(design.document, overrides)
-  if (options.strict === true) refuseIgnoredOverrides(applied.ignored, dynamicOverrideKeys(design.document))
+  if (options.strict === true && applied.ignored.length > 0) refuseIgnoredOverrides(applied.ignored, dynamicOverrideKeys(design.document))
   // The overrides are applied once, above; the variation is resolved on the result.
   const resolved = resolveDesign(applied.document, { variation })
   const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message, ...(i.suggestion ? { suggestion: i.suggestion } : {}) }))

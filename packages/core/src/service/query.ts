@@ -65,3 +65,19 @@ export function parseQuery<T extends z.ZodObject>(query: URLSearchParams, schema
   if (issues.length > 0) throw invalidRequest(issues)
   return result.data as z.output<T>
 }
+
+/** How a query writes a boolean parameter. */
+const QUERY_BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false }
+
+/**
+ * Turns `raw[name]`, read from a query, into a boolean when it says `true`, `false`, `1` or `0`
+ * (any case, spaces aside); anything else is left for the schema to refuse, named.
+ *
+ * @example const raw = { draft: 'TRUE' }; coerceQueryBoolean(raw, 'draft') // raw.draft === true
+ */
+export function coerceQueryBoolean(raw: Record<string, unknown>, name: string): void {
+  const value = raw[name]
+  if (typeof value !== 'string') return
+  const word = value.trim().toLowerCase()
+  if (Object.hasOwn(QUERY_BOOLEANS, word)) raw[name] = QUERY_BOOLEANS[word]
+}
