@@ -17,6 +17,9 @@
 //   --threads=N    render threads, for the server and the baseline pool (default: cores)
 //   --duration=S   seconds per autocannon run (default 10, --quick 3)
 //   --output-cache-mb=N   the server's output cache (default: serve's own, 64; 0 turns it off)
+//   --profile=DIR  run the server with --cpu-prof into DIR (main thread and render workers), to
+//                  see where the server's CPU goes under load (open the .cpuprofile files in
+//                  Chrome DevTools or speedscope)
 import { execFile, spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { Agent, get } from 'node:http'
@@ -145,6 +148,8 @@ try {
   console.log('connections     req/s      p50      p99     mean   requests   non-2xx')
   for (const connections of CONNECTIONS) {
     const cpu = connections === 32 ? await processCpu(server.pid) : undefined
+    // The main thread alone (its task id is the pid): HTTP, auth, the meter and the design read, no rendering.
+    const mainCpu = connections === 32 ? await processCpu(server.pid, server.pid) : undefined
     const client = process.cpuUsage()
     const r = await cannon({ url: renderUrl, headers, connections, duration, fresh: true })
     const clientUsed = process.cpuUsage(client)
@@ -153,6 +158,7 @@ try {
     if (cpu !== undefined) {
       r.cores = ((await processCpu(server.pid)) - cpu) / (r.seconds * 1000)
       r.serverMs = (r.cores * r.seconds * 1000) / Math.max(1, r.ok)
+      if (mainCpu !== undefined) r.mainThreadMs = ((await processCpu(server.pid, server.pid)) - mainCpu) / Math.max(1, r.ok)
     }
     results.connections[connections] = r
     console.log(`${String(connections).padStart(11)}   ${r.rps.toFixed(1).padStart(7)}  ${fmt(r.p50)}  ${fmt(r.p99)}  ${fmt(r.mean)}   ${String(r.ok).padStart(8)}   ${String(r.non2xx).padStart(7)}${r.non2xx ? `  ← ${JSON.stringify(r.statusCodes)}` : ''}`)
@@ -167,7 +173,7 @@ try {
   results.poolBefore = results.pool.rps
   results.pool = { rps: (results.pool.rps + poolAfter.rps) / 2, cores: (results.pool.cores + poolAfter.cores) / 2 }
   const c32 = results.connections[32]
-  console.log(`c=32: ${c32.rps.toFixed(1)} req/s against the pool's ${results.pool.rps.toFixed(1)}/s (${results.poolBefore.toFixed(1)} before, ${poolAfter.rps.toFixed(1)} after the HTTP runs): ${((c32.rps / results.pool.rps) * 100).toFixed(0)} %; server process ${c32.cores === undefined ? '?' : c32.cores.toFixed(2)} cores busy (${c32.serverMs === undefined ? '?' : c32.serverMs.toFixed(1)} ms CPU per request, workers included; the pool ${((results.pool.cores * 1000) / results.pool.rps).toFixed(1)} ms per render), client ${c32.clientMs.toFixed(1)} ms CPU per request`)
+  console.log(`c=32: ${c32.rps.toFixed(1)} req/s against the pool's ${results.pool.rps.toFixed(1)}/s (${results.poolBefore.toFixed(1)} before, ${poolAfter.rps.toFixed(1)} after the HTTP runs): ${((c32.rps / results.pool.rps) * 100).toFixed(0)} %; server process ${c32.cores === undefined ? '?' : c32.cores.toFixed(2)} cores busy (${c32.serverMs === undefined ? '?' : c32.serverMs.toFixed(1)} ms CPU per request, workers included; the pool ${((results.pool.cores * 1000) / results.pool.rps).toFixed(1)} ms per render; the server's main thread ${c32.mainThreadMs === undefined ? '?' : c32.mainThreadMs.toFixed(1)} ms of it), client ${c32.clientMs.toFixed(1)} ms CPU per request`)
 
   // 5. A repeat of one identical GET render: the output cache answers (X-Litho-Cache: hit).
   results.repeat = await repeatGet(`${renderUrl}&title.text=${encodeURIComponent('The same title')}`, headers)
@@ -340,7 +346,9 @@ async function interleaved(url, headers, renderOnce) {
 
 /** Starts `litho serve`, resolving once it logs its URL (workers warm). */
 function startServer(args) {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const profile = option('profile')
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
+  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   const log = []
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)))
   return new Promise((resolve, reject) => {
@@ -420,9 +428,9 @@ async function repeatGet(url, headers) {
 }
 
 /** CPU milliseconds a process has used (user + system, all threads), from /proc; undefined elsewhere. */
-async function processCpu(pid) {
+async function processCpu(pid, thread) {
   try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
+    const fields = (await readFile(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')).split(') ')[1].split(' ')
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // clock ticks (USER_HZ 100)
   } catch {
     return undefined

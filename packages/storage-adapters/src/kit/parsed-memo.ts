@@ -58,7 +58,8 @@ export function createParsedMemo<T>(options: ParsedMemoOptions = {}): ParsedMemo
       const size = raw.length
       if (size >= minBytes && size <= maxBytes) {
         // A copy is kept, the parsed value handed out: the caller may change it freely.
-        entries.set(key, { raw: typeof raw === 'string' ? raw : Uint8Array.prototype.slice.call(raw), value: copyJson(value), size })
+        // The raw value is kept as read: stores decode what they read and never change it.
+        entries.set(key, { raw, value: copyJson(value), size })
         total += size
         for (const [oldest] of entries) {
           if (total <= maxBytes) break
@@ -72,6 +73,8 @@ export function createParsedMemo<T>(options: ParsedMemoOptions = {}): ParsedMemo
 }
 
 function sameBytes(a: string | Uint8Array, b: string | Uint8Array): boolean {
+  // The fs stores hand out the same Buffer while a file is unchanged (kit/stat-read-cache).
+  if (a === b) return true
   if (typeof a === 'string' || typeof b === 'string') return a === b
   return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)
 }

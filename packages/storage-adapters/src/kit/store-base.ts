@@ -154,13 +154,19 @@ export function memoryStore<S extends Store>(create: CreateStore<S>): S {
 }
 
 /**
+ * Bytes of file content a file store keeps per instance, revalidated by a `stat` on every read: a
+ * design record embedding a photo is about 500 KB, so a few dozen such designs stay warm.
+ */
+const FS_READ_CACHE_BYTES = 32 * 1024 * 1024
+
+/**
  * A store in files under `options.base`. Writes go through the atomic fs driver: a crash
  * mid-write must never leave a truncated record behind.
  */
 export function fsStore<S extends Store>(kit: StoreKit, create: CreateStore<S>, options: unknown): S {
   const base = (options as { base?: unknown } | undefined)?.base
   kit.assertDirectory('base', base)
-  return withStorage(create, 'fs', createStorage({ driver: atomicFsDriver({ base: resolve(base) }) }))
+  return withStorage(create, 'fs', createStorage({ driver: atomicFsDriver({ base: resolve(base), readCacheBytes: FS_READ_CACHE_BYTES }) }))
 }
 
 /**
