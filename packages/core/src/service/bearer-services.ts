@@ -40,3 +40,5 @@ export interface BearerAccount {
 
 /** The alphabet of store ids (design ids, key ids): anything else is never found, not a 400. */
 export const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/
+/** What a render code looks like: `[A-Za-z0-9_-]{16,64}` (internal). */
+export const RENDER_CODE = /^[A-Za-z0-9_-]{16,64}$/

@@ -15,7 +15,7 @@ import { toLithoIssues, validateDesign } from '../design/validate-design.js'
 import { listVariations } from '../design/variations.js'
 import { LithoError } from '../errors.js'
 import { invalidRequest } from './params.js'
-import { STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
+import { RENDER_CODE, STORE_ID, type BearerAccount, type BearerServices } from './bearer-services.js'
 import { DesignResourceSchema, ListDesignsParamsSchema, MAX_PAGE, type DesignListItem, type DesignResource, type PaginatedDesigns, type RenderConfig } from '../contracts/schemas/designs.js'
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, parseQuery } from './query.js'
 
@@ -122,16 +122,36 @@ export async function getRenderConfig(services: Pick<BearerServices, 'designs'>,
   }
 }
 
-/** The design `id` when `account` owns it; otherwise "not found", whatever the reason (internal). */
-export async function loadOwnDesign(services: { designs: Pick<DesignStore, 'get'> }, account: BearerAccount, id: string): Promise<DesignRecord> {
+/**
+ * The design `id` when `account` owns it; otherwise "not found", whatever the reason (internal).
+ * When `id` is the render code of one of the account's own designs (the usual mistake: the code
+ * from a render URL where the `_id` belongs), the error names the `_id` to use.
+ */
+export async function loadOwnDesign(services: { designs: Pick<DesignStore, 'get'> & Partial<Pick<DesignStore, 'getByRenderCode'>> }, account: BearerAccount, id: string): Promise<DesignRecord> {
   const record = typeof id === 'string' && STORE_ID.test(id) ? await services.designs.get(id) : null
-  if (record === null || record.ownerId !== account.id) throw notFound(id)
+  if (record === null || record.ownerId !== account.id) throw notFound(id, undefined, await renderCodeHint(services.designs, account.id, id))
   return record
 }
 
-/** The "no such design" error, never telling whether it exists for someone else (internal). */
-export function notFound(id: string, message = `no design has the id ${JSON.stringify(String(id).slice(0, 64))}`): LithoError {
-  return new LithoError('ERR_DESIGN_NOT_FOUND', message, { details: { id: String(id).slice(0, 64) } })
+/** When `value` is the render code of the owner's own design, its `_id` (never another account's). */
+async function renderCodeHint(designs: Partial<Pick<DesignStore, 'getByRenderCode'>>, ownerId: string, value: unknown): Promise<DesignRecord | undefined> {
+  if (designs.getByRenderCode === undefined || typeof value !== 'string' || !RENDER_CODE.test(value)) return undefined
+  const byCode = await designs.getByRenderCode(value).catch(() => null)
+  return byCode !== null && byCode.ownerId === ownerId ? byCode : undefined
+}
+
+/**
+ * The "no such design" error, never telling whether it exists for someone else (internal).
+ * `byRenderCode`: the caller's own design whose render code `id` is (see {@link loadOwnDesign}).
+ */
+export function notFound(id: string, message?: string, byRenderCode?: DesignRecord): LithoError {
+  const shown = JSON.stringify(String(id).slice(0, 64))
+  if (byRenderCode !== undefined) {
+    return new LithoError('ERR_DESIGN_NOT_FOUND', `no design has the id ${shown}: that is the render code of your design ${JSON.stringify(byRenderCode.name)}, whose _id is "${byRenderCode.id}" (render codes go in render URLs, _ids in /designs/v2/{id} and the design tools)`, {
+      details: { id: String(id).slice(0, 64), designId: byRenderCode.id },
+    })
+  }
+  return new LithoError('ERR_DESIGN_NOT_FOUND', message ?? `no design has the id ${shown}`, { details: { id: String(id).slice(0, 64) } })
 }
 
 /** Neither null nor undefined (internal). */

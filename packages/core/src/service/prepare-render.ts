@@ -11,6 +11,7 @@ import { LithoError } from '../errors.js'
 import { applyOverrides, dynamicOverrideKeys, type OverrideInput } from '../design/overrides.js'
 import { refuseIgnoredOverrides } from '../design/strict-overrides.js'
 import type { DesignDocument } from '../design/schema.js'
+import { RENDER_CODE } from './bearer-services.js'
 import { validateStoredDesign } from './validated-designs.js'
 import type { OutputOptions } from '../render/defaults.js'
 import type { RenderResult } from '../render/render-document.js'
@@ -43,7 +44,7 @@ export type DesignLookup = Pick<DesignStore, 'getByRenderCode'> & Partial<Pick<D
  * @throws LithoError `ERR_DESIGN_NOT_FOUND`; `ERR_INVALID_DESIGN` if the stored document is broken.
  */
 export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; document: DesignDocument; version: string }> {
-  const record = /^[A-Za-z0-9_-]{16,64}$/.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
+  const record = RENDER_CODE.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"${await designIdHint(designs, ownerId, renderCode)}`, {
       details: { designId: renderCode.slice(0, 64) },

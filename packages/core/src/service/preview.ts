@@ -131,6 +131,12 @@ export interface DesignPreview {
   /** Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out. */
   warnings: PreviewWarning[]
   /**
+   * One line for the reader (the first line of the MCP tool's text): what was rendered and, when
+   * overrides were given, how many were applied; when none was, it says so first, e.g.
+   * `None of the 2 overrides was applied (title.txt, subtitle.tex: see the warnings): this is the draft as stored.`
+   */
+  summary: string
+  /**
    * With `layout: true`: every visible component's box in pixels of the rendered (full,
    * unscaled) size, where the layout engine put it (auto-layout included); multiply by `scale`
    * for the preview image. Absent when the renderer cannot report it (an embedder's renderer
@@ -175,9 +181,11 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
   const source = unsaved ? 'document' : (input.source ?? (isPresent(record.draft) ? 'draft' : 'published'))
   let document = unsaved ?? storedVersion(record, source as 'draft' | 'published')
   const warnings: PreviewWarning[] = []
+  let overrideCount = { given: 0, ignored: [] as string[] }
   if (input.overrides !== undefined) {
     const applied = applyPreviewOverrides(document, input.overrides)
     document = applied.document
+    overrideCount = { given: Object.keys(input.overrides).length, ignored: applied.ignored.map((i) => i.key) }
     warnings.push(...applied.ignored.map((i): RenderWarning => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })))
   }
 
@@ -200,8 +208,22 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     source,
     variation: rendered.variation,
     warnings: [...warnings, ...rendered.warnings],
+    summary: previewSummary(source, rendered.variation, width, height, overrideCount),
     ...(rendered.layout ? { layout: rendered.layout } : {}),
   }
+}
+
+/** The preview's first line: the override count comes first when none of them was applied. */
+function previewSummary(source: DesignPreview['source'], variation: string, width: number, height: number, overrides: { given: number; ignored: string[] }): string {
+  const what = `the ${source === 'document' ? 'unsaved document' : `${source} version`}, variation ${variation}, ${width}x${height} px`
+  const { given, ignored } = overrides
+  const listed = ignored.slice(0, 5).join(', ') + (ignored.length > 5 ? ', …' : '')
+  if (given > 0 && ignored.length === given) {
+    const none = given === 1 ? 'The 1 override was not applied' : `None of the ${given} overrides was applied`
+    return `${none} (${listed}: see the warnings for the valid keys): this is ${what}, as stored.`
+  }
+  const applied = given === 0 ? '' : ignored.length === 0 ? ` with ${given === 1 ? 'its override' : `all ${given} overrides`} applied` : ` with ${given - ignored.length} of ${given} overrides applied (ignored: ${listed})`
+  return `Preview of ${what}${applied}.`
 }
 
 /** The stored version `source` of `record`, validated; a 400 naming `source` when it has none. */

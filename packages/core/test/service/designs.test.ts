@@ -160,6 +160,28 @@ describe('getDesign', () => {
   })
 })
 
+describe('a render code where an _id belongs', () => {
+  it("designs › the render code of the caller's own design is still ERR_DESIGN_NOT_FOUND, naming the _id to use", async () => {
+    const designs = await storeWith([record(1, { name: 'Speaker card' })])
+    for (const call of [() => getDesign({ designs }, { account: alice, id: 'rc_001_abcdefghijklmn' }), () => getRenderConfig({ designs }, { account: alice, id: 'rc_001_abcdefghijklmn', renderUrl: RENDER_URL })]) {
+      const error = await rejection(call())
+      expect(error.code).toBe('ERR_DESIGN_NOT_FOUND')
+      expect(error.message).toContain('render code of your design "Speaker card"')
+      expect(error.message).toContain('_id is "d_001"')
+      expect(error.details).toMatchObject({ id: 'rc_001_abcdefghijklmn', designId: 'd_001' })
+    }
+  })
+
+  it("designs › another account's render code reveals nothing: the same message as an unknown id", async () => {
+    const designs = await storeWith([record(1, { ownerId: bob.id, name: 'Secret plan' })])
+    const theirs = await rejection(getDesign({ designs }, { account: alice, id: 'rc_001_abcdefghijklmn' }))
+    const unknown = await rejection(getDesign({ designs }, { account: alice, id: 'rc_999_abcdefghijklmn' }))
+    expect(JSON.stringify(theirs.toJSON())).not.toContain('Secret')
+    expect(JSON.stringify(theirs.toJSON())).not.toContain('d_001')
+    expect(theirs.message.replace('001', 'N')).toBe(unknown.message.replace('999', 'N'))
+  })
+})
+
 describe('getRenderConfig', () => {
   it('designs › builds render URL, dynamic data and sizes with master first', async () => {
     const designs = await storeWith([record(1)])

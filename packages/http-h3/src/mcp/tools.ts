@@ -185,7 +185,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
       run(async () => {
         const preview = await previewDesign(services, { account, ...input })
         const warnings = preview.warnings.map((w) => `- ${w.code}${w.key ? ` (${w.key})` : ''}: ${w.message}`)
-        const summary = `Preview of the ${preview.source} version, variation ${preview.variation}, ${preview.width}x${preview.height} px.${warnings.length ? `\nWarnings:\n${warnings.join('\n')}` : '\nNo warnings.'}`
+        const summary = `${preview.summary}${warnings.length ? `\nWarnings:\n${warnings.join('\n')}` : '\nNo warnings.'}`
         return {
           content: [
             { type: 'image', data: Buffer.from(preview.bytes).toString('base64'), mimeType: 'image/png' },

@@ -213,6 +213,7 @@ export const DesignPreviewSchema = z.object({
   warnings: z
     .array(z.looseObject({ code: z.string().meta({ description: 'e.g. `override_ignored`, `text_shrunk`, `text_cut`, `image_failed`.' }), key: z.string().optional(), message: z.string() }))
     .meta({ description: 'Ignored overrides, shrunk or cut text, missing glyphs, font fallbacks, images left out.' }),
+  summary: z.string().meta({ description: 'One line: what was rendered and how many overrides were applied; when none was, it says so first.' }),
   layout: z
     .object({
       width: z.int().meta({ description: 'The rendered (full, unscaled) width.' }),

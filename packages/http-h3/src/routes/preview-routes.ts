@@ -41,6 +41,7 @@ export const previewDesignRoute = defineRoute({
       source: 'draft',
       variation: 'master',
       warnings: [{ code: 'override_ignored', key: 'title.x', reason: 'not_dynamic', message: '"x" is not a dynamic field of "title"; its dynamic fields are text' }],
+      summary: 'The 1 override was not applied (title.x: see the warnings for the valid keys): this is the draft version, variation master, 512x512 px, as stored.',
       layout: {
         width: 1080,
         height: 1080,
@@ -61,7 +62,7 @@ export const previewDesignRoute = defineRoute({
   async handler({ app, account, body, param }) {
     const input = body === undefined ? {} : bodyObject(body, PREVIEW_FIELDS, '{"overrides":{"title.text":"Hi"},"maxSide":512}')
     const preview = await previewDesign(app.services, { ...(input as Omit<Parameters<typeof previewDesign>[1], 'account' | 'id'>), account, id: param('id'), layout: true })
-    const { bytes, width, height, scale, source, variation, warnings, layout } = preview
-    return { image: `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`, width, height, scale, source, variation, warnings, ...(layout ? { layout } : {}) }
+    const { bytes, width, height, scale, source, variation, warnings, summary, layout } = preview
+    return { image: `data:image/png;base64,${Buffer.from(bytes).toString('base64')}`, width, height, scale, source, variation, warnings, summary, ...(layout ? { layout } : {}) }
   },
 })
