@@ -83,7 +83,11 @@ it('adds a QR code, a barcode and a group with children from the toolbar; the sa
   await pick('group-text')
   await page.getByRole('heading', { name: 'group-text (text)' }).waitFor()
   await page.getByText("Placed by its group's auto layout").waitFor()
+  const canvas = page.getByRole('img', { name: 'Canvas' })
+  const before = await canvas.getAttribute('src')
   await page.getByRole('button', { name: 'Bring group-text forward' }).click()
+  // The column lays the group's children out in their new order.
+  await expect.poll(() => canvas.getAttribute('src'), { timeout: 15_000 }).not.toBe(before)
   await page.getByRole('button', { name: 'Save draft' }).click()
   await page.getByRole('status').filter({ hasText: 'Draft saved' }).waitFor()
   const { draft } = await stored()
@@ -126,6 +130,7 @@ it('hides a layer (the canvas changes) and locks one (a drag on the canvas moves
   await pick('text')
   await expect(field('X').inputValue()).resolves.toBe('240')
   await expect(field('Y').inputValue()).resolves.toBe('40')
+  await page.getByRole('region', { name: 'Layers' }).screenshot({ path: join(SHOTS, 'editor-layers.png') })
   // Unlocked, the same drag moves it.
   await page.getByRole('button', { name: 'Lock text', exact: true }).click()
   await title.waitFor()
