@@ -1,7 +1,7 @@
 // The editor's document operations, pure: find, change, add, remove and reorder components (at
 // any depth: a group's components are its `children`), variation patches, and an undo history of
 // whole documents.
-import type { DesignDocument } from '../api.js'
+import type { DesignDocument } from '../document.js'
 
 export type Component = Record<string, unknown> & { key: string; type: string; x?: number; y?: number; width: number; height: number; children?: Component[] }
 export type NewType = 'text' | 'shape' | 'image' | 'qrcode' | 'barcode' | 'group'

@@ -49,7 +49,11 @@ export function Editor({ design, onSaved }: { design: Design; onSaved: (d: Desig
   // The size the canvas shows and edits: the base size, or a variation (patched as it renders).
   const editing = variations.some((v) => v.id === editingId) ? editingId : MASTER
   const shown = editing === MASTER ? doc : variationView(doc, editing)
-  const change = (next: DesignDocument) => setHistory((h) => commit(h, next))
+  const change = (next: DesignDocument) => {
+    // A save's refusal is about the document it sent: an edit clears it (the preview re-checks).
+    setProblem(null)
+    setHistory((h) => commit(h, next))
+  }
   const dirty = JSON.stringify(doc) !== saved || name.trim() !== savedName
 
   const request = useDebounced(JSON.stringify({ document: doc, ...(editing === MASTER ? {} : { variation: editing }) }), 250)
