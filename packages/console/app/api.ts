@@ -1,6 +1,7 @@
 // Calls to the documented API (docs/http-reference.md) with the access token; a 401 refreshes
 // the token once and retries.
 import { accessToken, BASE_URL, tokenRejected } from './auth.js'
+import type { DesignDocument } from './document.js'
 
 /** An API error: the status and the server's `message`. */
 export class ApiError extends Error {
@@ -70,12 +71,7 @@ export interface Design {
   design: DesignDocument | null
   draft?: DesignDocument
 }
-export interface DesignDocument {
-  width?: number
-  height?: number
-  components?: Array<Record<string, unknown> & { key?: string; type?: string }>
-  [field: string]: unknown
-}
+export type { DesignDocument } from './document.js'
 export interface RenderConfig {
   render: string
   data: { pure: Record<string, unknown>; flatten: Record<string, unknown> }
