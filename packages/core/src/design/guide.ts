@@ -62,10 +62,11 @@ const SUMMARIES: Record<ComponentType, string> = {
     '`radius` rounds rectangle corners. A line runs horizontally across the middle of its box with the colour and thickness of `stroke`; rotate it for other angles.',
   qrcode:
     'A QR code for `value` (a URL or any text), square, scaled to the smaller side of its box and centred. Keep strong contrast between `color` and `background`; ' +
-    'raise `errorCorrection` when the code is printed small or partly covered.',
+    'raise `errorCorrection` when the code is printed small or partly covered. `radius` rounds the box, filled with `background`, and insets the code so no module is cut.',
   barcode:
     `A barcode for \`value\`, stretched to its box. \`symbology\` is one of ${BARCODE_SYMBOLOGIES.map((s) => `\`${s}\``).join(', ')}; ` +
-    'code128 takes any text, EAN and UPC take digits only (the check digit may be left off). `showText` prints the value under linear barcodes.',
+    'code128 takes any text, EAN and UPC take digits only (the check digit may be left off). `showText` prints the value under linear barcodes. ' +
+    '`radius` rounds the box, filled with `background`, and insets the code so no bar is cut.',
   group:
     'A container. Children are positioned relative to the group\'s top-left corner and painted, in their own order, where the group sits in its parent\'s order. ' +
     'With `layout` the group is a flex box: children are placed in a row or column with `gap`, `align`, `justify` and `padding`, and their `x`/`y` are ignored; ' +

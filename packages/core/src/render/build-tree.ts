@@ -202,9 +202,18 @@ function shapeElement(component: ShapeComponent, inFlow: boolean): SatoriElement
   }
 }
 
+/**
+ * A QR code or barcode. With `radius`, the box itself is filled with the code's background and
+ * its corners rounded (clipping), and the code is inset by how far the largest corner cuts in
+ * along the diagonal (r × (1 − 1/√2)), so rounding never eats a finder pattern or a bar.
+ */
 function codeElement(component: QrCodeComponent | BarcodeComponent, assets: PreparedAssets, inFlow: boolean): SatoriElement {
   const code = assets.codes.get(component.key)
-  const inner = innerSize(component)
+  const box = innerSize(component)
+  // As CSS draws it: no corner rounds more than half the box's shorter side.
+  const corner = Math.min(largestRadius(component.radius), Math.min(component.width, component.height) / 2)
+  const inset = corner > 0 ? Math.ceil(corner * (1 - Math.SQRT1_2)) : 0
+  const inner = { width: Math.max(0, box.width - 2 * inset), height: Math.max(0, box.height - 2 * inset) }
   let width = inner.width
   let height = inner.height
   if (code && (component.type === 'qrcode' || code.width / code.height !== inner.width / inner.height)) {
@@ -217,10 +226,17 @@ function codeElement(component: QrCodeComponent | BarcodeComponent, assets: Prep
     type: 'div',
     key: component.key,
     props: {
-      style: { ...boxStyle(component, inFlow), alignItems: 'center', justifyContent: 'center' },
-      children: code ? [{ type: 'img', props: { src: code.uri, width, height, style: { width, height, flexShrink: 0 } } }] : [],
+      style: { ...boxStyle(component, inFlow), alignItems: 'center', justifyContent: 'center', ...(corner > 0 ? { backgroundColor: component.background, overflow: 'hidden' } : {}) },
+      children: code && width > 0 && height > 0 ? [{ type: 'img', props: { src: code.uri, width, height, style: { width, height, flexShrink: 0 } } }] : [],
     },
   }
+}
+
+/** The largest corner of a `radius` (a number, or one per corner); 0 when there is none. */
+function largestRadius(radius: Component['radius']): number {
+  if (radius === undefined) return 0
+  if (typeof radius === 'number') return radius
+  return Math.max(radius.topLeft, radius.topRight, radius.bottomRight, radius.bottomLeft)
 }
 
 const ALIGN = { start: 'flex-start', center: 'center', end: 'flex-end', stretch: 'stretch' } as const

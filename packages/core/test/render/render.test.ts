@@ -310,6 +310,24 @@ describe('errors and limits', () => {
     expect(error.issues.map((issue) => issue.path)).toEqual(['ean.value'])
   })
 
+  it.each(['qrcode', 'barcode'] as const)('render › radius rounds a %s: its background fills the rounded box, the corners show the canvas, and the code is inset so no module is cut', async (type) => {
+    const code = { key: 'c', x: 20, y: 20, width: 260, height: 260, radius: 60, background: '#ff0000', color: '#000000', value: '4006381333931', ...(type === 'barcode' ? { symbology: 'ean13' } : {}) }
+    const doc = simple({ width: 300, height: 300, components: [{ type, ...code }] as DesignDocumentInput['components'] })
+    for (const format of ['png', 'webp'] as const) {
+      const { data, info } = await sharp((await renderer.render(doc, { format })).bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+      const px = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)]
+      const near = (a: number[], b: number[]) => a.every((v, i) => Math.abs(v - b[i]!) <= 24)
+      // Each corner of the box is outside the rounding: the white canvas.
+      for (const [x, y] of [[22, 22], [277, 22], [22, 277], [277, 277]]) expect(near(px(x!, y!), [255, 255, 255]), `${format} corner ${x},${y}: ${px(x!, y!)}`).toBe(true)
+      // The inset band along each edge is the code's background: 60 × (1 − 1/√2) → 18 px.
+      for (const [x, y] of [[150, 25], [25, 150], [275, 150]]) expect(near(px(x!, y!), [255, 0, 0]), `${format} edge ${x},${y}: ${px(x!, y!)}`).toBe(true)
+    }
+    // Without radius nothing changes: the code fills its box to the corner.
+    const square = await renderer.render(simple({ width: 300, height: 300, components: [{ type, ...code, radius: undefined }] as DesignDocumentInput['components'] }), { format: 'png' })
+    const { data } = await sharp(square.bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+    expect([...data.subarray((22 * 300 + 22) * 3, (22 * 300 + 22) * 3 + 3)]).not.toEqual([255, 255, 255])
+  })
+
   it('render › a 2900-character QR value at error correction H (over its capacity) is refused as ERR_INVALID_DESIGN naming the value', async () => {
     const doc = simple({ components: [{ type: 'qrcode', key: 'qr', width: 200, height: 200, value: 'x'.repeat(2900), errorCorrection: 'H' }] })
     const error = await expectLithoError(renderer.render(doc), 'ERR_INVALID_DESIGN', /components\[0\]\.value: expected a value a QR code can hold with error correction H/)
