@@ -6,8 +6,11 @@
 //      not there);
 //   2. through the CLI on those stores: an `unlimited` owner with a key, a token and the 1080x1080
 //      reference card, and a `free` owner with a key and the same card (LITHO_PLANS gives the
-//      free plan --free-renders renders, default 40, so that its limit is met within the run);
-//   3. two `litho serve --threads 1` processes, one public URL (as behind a load balancer);
+//      free plan --free-renders renders, default 15, so that its limit is met within the run);
+//   3. two `litho serve --threads 1` processes, one public URL (as behind a load balancer), each
+//      with LITHO_RENDER_QUEUE at --render-queue (default twice the connections): the default, 32
+//      per thread, is less than the renders 64 clients (some posting bulks of 10, 4 at a time) put
+//      on one instance, and the overflow is answered 503;
 //   4. for --duration seconds, --connections clients spread over both instances: GET renders of
 //      the unlimited owner (a fresh title each, so the output cache never answers), GET renders of
 //      the free owner (429 once its 100 are used), POST /bulk of 10 hosted items and export jobs
@@ -20,7 +23,7 @@
 // the time is up, so every render the meter counts was answered and counted here (autocannon
 // drops the requests in flight when its duration ends). Runs against the built packages (dist/).
 // Options: --duration=S (default 30, --quick 5), --connections=N (default 64, --quick 16),
-// --free-renders=N (default 40).
+// --free-renders=N (default 15), --render-queue=N (default 2 x connections).
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -45,7 +48,10 @@ const REDIS_URL = process.env.LITHO_REDIS_URL || 'redis://127.0.0.1:6379'
 const PUBLIC_URL = 'http://litho.bench'
 const BULK_ITEMS = 10
 // The free plan's renders here: small enough that its owner meets the limit within the run.
-const FREE_RENDERS = Number(option('free-renders') ?? 40)
+const FREE_RENDERS = Number(option('free-renders') ?? 15)
+// Renders each instance lets wait (LITHO_RENDER_QUEUE): every client's request, with room for a
+// bulk's 4 items at once and the export jobs, so that no render meets a full queue (503).
+const RENDER_QUEUE = Number(option('render-queue') ?? 2 * connections)
 const failures = []
 const fail = (message) => {
   failures.push(message)
@@ -55,7 +61,7 @@ const fail = (message) => {
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-console.log(`Scale-out benchmark: 2 instances (1 render thread each), Redis + S3, ${connections} connections for ${duration} s; ${availableParallelism()} cores, load average ${load()}${quick ? ' (quick)' : ''}`)
+console.log(`Scale-out benchmark: 2 instances (1 render thread each, render queue ${RENDER_QUEUE}), Redis + S3, ${connections} connections for ${duration} s; ${availableParallelism()} cores, load average ${load()}${quick ? ' (quick)' : ''}`)
 
 // 1. Redis (must be there) and S3.
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, lazyConnect: true })
@@ -81,6 +87,7 @@ const env = {
   LITHO_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
   LITHO_S3_ACCESS_KEY_ID: 'S3RVER',
   LITHO_S3_SECRET_ACCESS_KEY: 'S3RVER',
+  LITHO_RENDER_QUEUE: String(RENDER_QUEUE),
   LITHO_PLANS: JSON.stringify({ free: { renders: FREE_RENDERS, templates: 50, storageBytes: 500_000_000 }, unlimited: { renders: 1_000_000, templates: null, storageBytes: null } }),
 }
 

@@ -122,7 +122,7 @@ describe('output cache › renders', () => {
     const third = (await render()) as { etag?: string; bytes: Uint8Array }
     expect(new Set([first.etag, second.etag, third.etag]).size).toBe(3)
     expect(renderer.calls.map((call) => call.document.background)).toEqual(['#ffffff', '#eeeeee', '#000000'])
-    expect((await render()).etag).toBe(third.etag)
+    expect(((await render()) as { etag?: string }).etag).toBe(third.etag)
     expect(renderer.calls).toHaveLength(3)
   })
 
