@@ -20,15 +20,13 @@
 //   --profile=DIR  run the server with --cpu-prof into DIR (main thread and render workers), to
 //                  see where the server's CPU goes under load (open the .cpuprofile files in
 //                  Chrome DevTools or speedscope)
-import { execFile, spawn } from 'node:child_process'
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { Agent, get } from 'node:http'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { createRequire } from 'node:module'
-import autocannon from 'autocannon'
+import { CLI, cannon as runCannon, median, peakRssMb, processCpu, quantile, startServer } from './_serve.mjs'
 import { createRenderPool, renderDesign } from '../../core/dist/index.js'
 import { createBackends } from '../dist/index.js'
 import { referenceDesigns } from '../../testing/dist/index.js'
@@ -49,23 +47,15 @@ let titles = 0
 const freshTitle = () => `Bench title ${++titles} ${process.pid}`
 const BULK_RUNS = quick ? 2 : 5
 const BULK_ITEMS = 25
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 const run = promisify(execFile)
 const results = { threads, duration, connections: {}, failures: [] }
 
-// autocannon appends every response body to a string (pipelinedRequestsQueue's addBody: `body +=
-// chunk`), for body checks this bench never asks for. For a 167 KB JPEG that is about 3 ms of
-// the client's CPU per response (measured with process.cpuUsage at c=32: 3.9 ms per request
-// against 0.9 ms for a node:http client that discards the body), taken from the same 2 cores the
-// server renders on, and absent from the pool's run it is compared with. The body is not
-// kept: bytes, status, latency and errors are counted as before.
-const PipelinedRequestsQueue = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js')
-PipelinedRequestsQueue.prototype.addBody = function addBody() {}
 
-const median = (xs) => quantile(xs, 0.5)
-function quantile(xs, q) {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]
+/** autocannon; `fresh`: every request its own title (setupRequest runs per request). */
+function cannon({ fresh = false, ...options }) {
+  const path = new URL(options.url)
+  const requests = fresh ? [{ setupRequest: (req) => ({ ...req, path: `${path.pathname}${path.search}&title.text=${encodeURIComponent(freshTitle())}` }) }] : undefined
+  return runCannon({ ...options, requests })
 }
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1)).padStart(7)
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ')
@@ -103,7 +93,8 @@ try {
 
   // 2. The server, once its workers are warm.
   const cacheMb = option('output-cache-mb')
-  server = await startServer(['serve', '--port', '0', '--data', dataDir, '--threads', String(threads), ...(cacheMb === undefined ? [] : ['--output-cache-mb', cacheMb])])
+  const profile = option('profile')
+  server = await startServer(['serve', '--port', '0', '--data', dataDir, '--threads', String(threads), ...(cacheMb === undefined ? [] : ['--output-cache-mb', cacheMb])], process.env, profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])
   const renderUrl = `${server.url}/v1/${renderCode}?format=jpeg`
   const headers = { 'dma-api-key': key }
   {
@@ -287,33 +278,6 @@ for (const [label, ok, shown] of targets) console.log(`${ok ? 'met   ' : 'MISSED
 if (results.failures.length > 0) console.log(`\n!!! ${results.failures.length} failure(s), see above`)
 if (process.env.BENCH_JSON) console.log(JSON.stringify(results))
 
-/** One autocannon run; latencies of the 2xx responses, exact (autocannon's histogram has 1 ms buckets). */
-async function cannon({ url, headers = {}, connections, duration, fresh = false }) {
-  const latencies = []
-  const path = new URL(url)
-  // fresh: every request its own title (setupRequest runs per request).
-  const requests = fresh ? [{ setupRequest: (req) => ({ ...req, path: `${path.pathname}${path.search}&title.text=${encodeURIComponent(freshTitle())}` }) }] : undefined
-  const instance = autocannon({ url, headers, connections, duration, timeout: 30, ...(requests ? { requests } : {}) })
-  instance.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) latencies.push(ms)
-  })
-  const r = await instance
-  const seconds = (r.finish - r.start) / 1000
-  const statusCodes = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]))
-  return {
-    connections,
-    seconds,
-    rps: latencies.length / seconds,
-    p50: latencies.length ? median(latencies) : NaN,
-    p99: latencies.length ? quantile(latencies, 0.99) : NaN,
-    mean: latencies.length ? latencies.reduce((a, b) => a + b, 0) / latencies.length : NaN,
-    ok: latencies.length,
-    non2xx: r.non2xx,
-    statusCodes,
-    errors: r.errors,
-    timeouts: r.timeouts,
-  }
-}
 
 /**
  * One GET (node:http, keep-alive, body discarded) and one in-process render, alternately (the
@@ -344,45 +308,6 @@ async function interleaved(url, headers, renderOnce) {
   return { pairs: INTERLEAVED_PAIRS, http: median(http), inProcess: median(inProcess), difference, overhead: difference / median(inProcess) }
 }
 
-/** Starts `litho serve`, resolving once it logs its URL (workers warm). */
-function startServer(args) {
-  const profile = option('profile')
-  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []
-  const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  const log = []
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`litho serve did not report its URL within 120 s:\n${log.join('\n')}`)), 120_000)
-    exited.then((code) => reject(new Error(`litho serve exited with ${code} before serving:\n${log.join('\n')}`)))
-    let buffered = ''
-    const onData = (chunk) => {
-      buffered += chunk
-      const lines = buffered.split('\n')
-      buffered = lines.pop()
-      for (const line of lines) {
-        log.push(line)
-        const url = /^litho: serving (http:\/\/\S+)/.exec(line)?.[1]
-        if (url) {
-          clearTimeout(timer)
-          resolve({
-            url,
-            pid: child.pid,
-            log,
-            stop: async () => {
-              child.kill('SIGTERM')
-              const timeout = setTimeout(() => child.kill('SIGKILL'), 60_000)
-              const code = await exited
-              clearTimeout(timeout)
-              return code
-            },
-          })
-        }
-      }
-    }
-    child.stdout.setEncoding('utf8').on('data', onData)
-    child.stderr.setEncoding('utf8').on('data', onData)
-  })
-}
 
 async function countFiles(dir) {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
@@ -427,22 +352,4 @@ async function repeatGet(url, headers) {
   return { p50: median(times), p99: quantile(times, 0.99), hits }
 }
 
-/** CPU milliseconds a process has used (user + system, all threads), from /proc; undefined elsewhere. */
-async function processCpu(pid, thread) {
-  try {
-    const fields = (await readFile(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')).split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // clock ticks (USER_HZ 100)
-  } catch {
-    return undefined
-  }
-}
 
-/** A process's peak resident set (VmHWM) in MB, from /proc; undefined elsewhere. */
-async function peakRssMb(pid) {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1]
-    return kb === undefined ? undefined : Number(kb) / 1024
-  } catch {
-    return undefined
-  }
-}

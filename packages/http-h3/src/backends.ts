@@ -9,6 +9,7 @@
  * | (none) | designs, accounts, meter, OAuth state, export jobs, the retention index and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/jobs`, `/retention`, `/files` |
  * | `LITHO_REDIS_URL` | designs, accounts, meter, OAuth state, job records and the retention index on Redis, the job queue on BullMQ (shared by many instances); files too unless S3 is configured |
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
+ * | `LITHO_JOB_LOCK_MS`, `LITHO_JOB_STALLED_CHECK_MS` | with Redis: how long a worker's job lock lasts (default 10000) and how often stalled jobs are looked for (default 5000): a dead instance's jobs run elsewhere within about their sum, see job-queue-config.ts |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
  * | `LITHO_S3_REGION`, `LITHO_S3_ACCESS_KEY_ID`, `LITHO_S3_SECRET_ACCESS_KEY`, `LITHO_S3_SESSION_TOKEN`, `LITHO_S3_ACL`, `LITHO_S3_PUBLIC_URL`, `LITHO_S3_FORCE_PATH_STYLE` | the rest of the S3 setup; without `LITHO_S3_ACCESS_KEY_ID`, the standard `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` |
  * | `LITHO_RENDER_LINK_KEY` | the master key of signed render links (else the key file `<dataDir>/secrets/render-link-key`); `LITHO_RENDER_LINK_MAX_SECONDS` the longest `exp` (default 365 days), see render-link-key.ts |
@@ -30,6 +31,7 @@ import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/a
 import { ConfigError } from './config-error.js'
 import { loadRenderLinkKey } from './render-link-key.js'
 import { loadUrlSigningKeys } from './url-signing-keys.js'
+import { readJobQueueTimings } from './job-queue-config.js'
 import {
   fsAccountStore,
   fsDesignStore,
@@ -115,6 +117,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
   // Read and check everything first: a mistake fails before any store exists.
   const redis = readRedisConfig(read)
   const s3 = readS3Config(read)
+  const jobTimings = readJobQueueTimings(read)
   // Read once, at start: a rotated key file signs from the next start (url-signing-keys.ts).
   const signing = await loadUrlSigningKeys(read, dataDir)
   const signer: UrlSigner = createUrlSigner({ keys: signing.keys })
@@ -138,8 +141,8 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     jobs = keep(redisJobStore({ url: redis.url, base: `${redis.prefix}:jobs` }), `export jobs: ${where}`)
     retention = keep(redisRetentionIndex({ url: redis.url, base: `${redis.prefix}:retention` }), `retention index: ${where}`)
     // Runs: the render retries, then up to 8 webhook attempts.
-    queue = bullmqJobQueue({ url: redis.url, prefix: `${redis.prefix}:bull`, maxRuns: JOB_MAX_RUNS })
-    describe.push(`job queue: bullmq (${redis.safeUrl}, prefix ${redis.prefix}:bull)`)
+    queue = bullmqJobQueue({ url: redis.url, prefix: `${redis.prefix}:bull`, maxRuns: JOB_MAX_RUNS, ...jobTimings })
+    describe.push(`job queue: bullmq (${redis.safeUrl}, prefix ${redis.prefix}:bull, lock ${jobTimings.lockDurationMs} ms, stalled check ${jobTimings.stalledIntervalMs} ms)`)
   } else {
     designs = keep(fsDesignStore({ base: join(dataDir, 'designs') }), `designs: fs (${join(dataDir, 'designs')})`)
     accounts = keep(fsAccountStore({ base: join(dataDir, 'accounts') }), `accounts: fs (${join(dataDir, 'accounts')})`)

@@ -142,7 +142,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
     auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError, console: withConsole })
     const layerCacheBytes = layerCacheBytesFromEnv(env)
-    pool = createRenderPool({ ...(options.threads ? { threads: options.threads } : {}), ...(layerCacheBytes === undefined ? {} : { layerCacheBytes }) })
+    const maxQueue = renderQueueFromEnv(env)
+    pool = createRenderPool({ ...(options.threads ? { threads: options.threads } : {}), ...(layerCacheBytes === undefined ? {} : { layerCacheBytes }), ...(maxQueue === undefined ? {} : { maxQueue }) })
     await pool.ready()
   } catch (error) {
     gate.fail()
@@ -295,4 +296,18 @@ export function layerCacheBytesFromEnv(env: Record<string, string | undefined>):
   if (raw === undefined || raw === '') return undefined
   if (!/^\d+$/.test(raw) || Number(raw) > 65_536) throw new ConfigError(`LITHO_LAYER_CACHE_MB: expected a whole number of megabytes from 0 to 65536, received ${JSON.stringify(raw)}`)
   return Number(raw) * 1024 * 1024
+}
+
+/**
+ * `LITHO_RENDER_QUEUE`: renders that may wait beyond the running ones before a render is refused
+ * with 503 `ERR_RENDER_BUSY` (docs/serve.md). Unset: the pool's default, 32 per thread.
+ *
+ * @throws ConfigError when it is not a whole number from 0 to 100000.
+ * @example renderQueueFromEnv({ LITHO_RENDER_QUEUE: '128' }) // 128
+ */
+export function renderQueueFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.LITHO_RENDER_QUEUE
+  if (raw === undefined || raw === '') return undefined
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) > 100_000) throw new ConfigError(`LITHO_RENDER_QUEUE: expected a whole number of renders from 0 to 100000, received ${JSON.stringify(raw.slice(0, 20))}`)
+  return Number(raw)
 }

@@ -221,7 +221,7 @@ describe('createBackends › Redis', () => {
     expect(a.describe).toContain(`designs: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     expect(a.describe).toContain(`oauth state: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     expect(a.describe).toContain(`retention index: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
-    expect(a.describe).toContain(`job queue: bullmq (${REDIS_URL}, prefix ${REDIS_PREFIX}:bull)`)
+    expect(a.describe).toContain(`job queue: bullmq (${REDIS_URL}, prefix ${REDIS_PREFIX}:bull, lock 10000 ms, stalled check 5000 ms)`)
     // Real round trips (Redis must be there: this never skips), seen by the other instance.
     await a.designs.create(design('d_redis', 'u_redis'))
     await a.accounts.createUser(user('u_redis', 'redis@example.com'))
@@ -241,6 +241,13 @@ describe('createBackends › Redis', () => {
     expect([backends.designs.name, backends.accounts.name, backends.meter.name, backends.files.name]).toEqual(['redis', 'redis', 'redis', 's3'])
   })
 
+  it('LITHO_JOB_LOCK_MS and LITHO_JOB_STALLED_CHECK_MS set the job queue timings, at their bounds', async () => {
+    const low = await make({ ...env, LITHO_JOB_LOCK_MS: '1000', LITHO_JOB_STALLED_CHECK_MS: '500' })
+    expect(low.describe).toContain(`job queue: bullmq (${REDIS_URL}, prefix ${REDIS_PREFIX}:bull, lock 1000 ms, stalled check 500 ms)`)
+    const high = await make({ ...env, LITHO_JOB_LOCK_MS: '3600000', LITHO_JOB_STALLED_CHECK_MS: '3600000' })
+    expect(high.describe).toContain(`job queue: bullmq (${REDIS_URL}, prefix ${REDIS_PREFIX}:bull, lock 3600000 ms, stalled check 3600000 ms)`)
+  })
+
   it('the startup log masks a password in the URL', async () => {
     const backends = await make({ LITHO_REDIS_URL: 'redis://:hunter2@127.0.0.1:6379/0', LITHO_REDIS_PREFIX: REDIS_PREFIX })
     expect(backends.describe.join('\n')).not.toContain('hunter2')
@@ -250,6 +257,10 @@ describe('createBackends › Redis', () => {
   it.each([
     ['a URL that is not redis://', { LITHO_REDIS_URL: 'http://127.0.0.1:6379' }, /^LITHO_REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL, received a http: URL/],
     ['a prefix with a space', { LITHO_REDIS_URL: REDIS_URL, LITHO_REDIS_PREFIX: 'my app' }, /^LITHO_REDIS_PREFIX: expected ':'-separated segments of \[A-Za-z0-9_-\]/],
+    ['a job lock under 1000 ms', { LITHO_REDIS_URL: REDIS_URL, LITHO_JOB_LOCK_MS: '999' }, /^LITHO_JOB_LOCK_MS: expected whole milliseconds from 1000 to 3600000, received "999"/],
+    ['a job lock over an hour', { LITHO_REDIS_URL: REDIS_URL, LITHO_JOB_LOCK_MS: '3600001' }, /^LITHO_JOB_LOCK_MS: expected whole milliseconds from 1000 to 3600000, received "3600001"/],
+    ['a stalled check under 500 ms', { LITHO_REDIS_URL: REDIS_URL, LITHO_JOB_STALLED_CHECK_MS: '499' }, /^LITHO_JOB_STALLED_CHECK_MS: expected whole milliseconds from 500 to 3600000, received "499"/],
+    ['a stalled check that is not whole milliseconds', { LITHO_REDIS_URL: REDIS_URL, LITHO_JOB_STALLED_CHECK_MS: '2.5' }, /^LITHO_JOB_STALLED_CHECK_MS: expected whole milliseconds from 500 to 3600000, received "2.5"/],
   ])('%s is a ConfigError naming the variable', async (_, badEnv, message) => {
     await expect(make(badEnv)).rejects.toThrow(message)
   })

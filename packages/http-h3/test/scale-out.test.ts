@@ -52,8 +52,8 @@ afterAll(async () => {
   await redis.quit()
 })
 
-async function start(name: string, extraEnv: Record<string, string | undefined> = {}, publicUrl?: string): Promise<LithoServer> {
-  const server = await startLithoServer({ dataDir: join(root, name), port: 0, threads: 1, env: { ...env, ...extraEnv }, log: () => {}, ...(publicUrl ? { publicUrl } : {}) })
+async function start(name: string, extraEnv: Record<string, string | undefined> = {}, publicUrl?: string, sharedOutputCache = false): Promise<LithoServer> {
+  const server = await startLithoServer({ dataDir: join(root, name), port: 0, threads: 1, env: { ...env, ...extraEnv }, log: () => {}, ...(publicUrl ? { publicUrl } : {}), ...(sharedOutputCache ? { outputCache: { shared: true } } : {}) })
   servers.push(server)
   return server
 }
@@ -228,4 +228,59 @@ describe('two instances on one Redis: export jobs on BullMQ', () => {
       await receiver.close()
     }
   }, 90_000)
+})
+
+describe('two instances on one Redis and one S3 bucket: what one changes, the other serves at once', () => {
+  const publicUrl = 'http://litho.test'
+  const via = (server: LithoServer) => (url: string, init?: RequestInit) => fetch(url.replace(publicUrl, `http://127.0.0.1:${server.port}`), init)
+  // One pair for both cases, output caches on (the shared tier in S3).
+  let pair: Promise<LithoServer[]> | undefined
+  const both = () => (pair ??= Promise.all([start('fresh-a', {}, publicUrl, true), start('fresh-b', {}, publicUrl, true)]))
+
+  it('a render key created on one renders on the other; revoked on one, the other refuses it on the next request', async () => {
+    const [a, b] = (await both()) as [LithoServer, LithoServer]
+    const { userId, token } = await seedSignedInUser(a, via(a), publicUrl, Browser)
+    const now = new Date().toISOString()
+    const code = randomBytes(16).toString('base64url')
+    await a.backends.designs.create({ id: `d_${randomBytes(8).toString('base64url')}`, ownerId: userId, name: 'small', renderCode: code, design: SMALL_DESIGN, draft: null, createdAt: now, updatedAt: now })
+    const auth = { authorization: `Bearer ${token}` }
+    const created = await via(a)(`${publicUrl}/settings/api-keys`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'made on a' }) })
+    expect(created.status).toBe(201)
+    const { _id, key } = (await created.json()) as { _id: string; key: string }
+    const onB = await via(b)(`${publicUrl}/v1/${code}?format=png`, { headers: { 'dma-api-key': key } })
+    expect(onB.status).toBe(200)
+    expect(sniff(new Uint8Array(await onB.arrayBuffer()))).toBe('png')
+    // b has just used (and could have kept) the key: a revocation on a must still stop it.
+    expect((await via(a)(`${publicUrl}/settings/api-keys/${_id}`, { method: 'DELETE', headers: auth })).status).toBe(200)
+    const refused = await via(b)(`${publicUrl}/v1/${code}?format=png`, { headers: { 'dma-api-key': key } })
+    expect(refused.status).toBe(401)
+  }, 60_000)
+
+  it('a design published on one changes the other\'s very next render: new ETag, new bytes, the old ETag no longer matches (output caches on, shared tier in S3)', async () => {
+    const [a, b] = (await both()) as [LithoServer, LithoServer]
+    const { userId, token } = await seedSignedInUser(a, via(a), publicUrl, Browser)
+    const key = createRenderKey()
+    const now = new Date().toISOString()
+    await a.backends.accounts.createKey({ id: key.id, userId, name: 'k', hash: key.hash, prefix: key.displayPrefix, active: true, createdAt: now, lastUsedAt: null })
+    const designId = `d_${randomBytes(8).toString('base64url')}`
+    const code = randomBytes(16).toString('base64url')
+    await a.backends.designs.create({ id: designId, ownerId: userId, name: 'small', renderCode: code, design: SMALL_DESIGN, draft: null, createdAt: now, updatedAt: now })
+    const render = async (server: LithoServer, headers: Record<string, string> = {}) => {
+      const response = await via(server)(`${publicUrl}/v1/${code}?format=png`, { headers: { 'dma-api-key': key.secret, ...headers } })
+      return { status: response.status, etag: response.headers.get('etag'), bytes: Buffer.from(await response.arrayBuffer()) }
+    }
+    // Both instances have rendered (and cached: output cache, validated document, static layers) the first version.
+    const first = await render(b)
+    expect(first.status).toBe(200)
+    expect((await render(a)).etag).toBe(first.etag)
+    expect((await render(b, { 'if-none-match': first.etag! })).status).toBe(304)
+    // A static part changes (the background: a cached static layer) and is published, on a.
+    const published = await via(a)(`${publicUrl}/designs/v2/${designId}`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ patch: { background: '#b91c1c' }, publish: true }) })
+    expect(published.status).toBe(200)
+    const second = await render(b, { 'if-none-match': first.etag! })
+    expect(second.status).toBe(200)
+    expect(second.etag).not.toBe(first.etag)
+    expect(second.bytes.equals(first.bytes)).toBe(false)
+    expect((await render(a)).bytes.equals(second.bytes)).toBe(true)
+  }, 60_000)
 })

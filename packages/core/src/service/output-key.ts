@@ -23,7 +23,7 @@ export interface OutputKeyInput {
   accountId: string
   /** The design's `_id`. */
   designId: string
-  /** What changes on every update and publish of the design: its record's `updatedAt`. */
+  /** What changes on every update and publish of the design: its record's `updatedAt` and a digest of its content (`loadPublishedDesign`). */
   designVersion: string
   prepared: Pick<PreparedRender, 'document' | 'resolved' | 'variation' | 'width' | 'height'>
   format: OutputFormat

@@ -12,7 +12,7 @@ import { applyOverrides, dynamicOverrideKeys, type OverrideInput } from '../desi
 import { refuseIgnoredOverrides } from '../design/strict-overrides.js'
 import type { DesignDocument } from '../design/schema.js'
 import { RENDER_CODE } from './bearer-services.js'
-import { validateStoredDesign } from './validated-designs.js'
+import { documentDigest, validateStoredDesign } from './validated-designs.js'
 import type { OutputOptions } from '../render/defaults.js'
 import type { RenderResult } from '../render/render-document.js'
 import type { Renderer } from '../render/renderer.js'
@@ -38,7 +38,7 @@ export type DesignLookup = Pick<DesignStore, 'getByRenderCode'> & Partial<Pick<D
 
 /**
  * Loads the published design behind `renderCode` for `ownerId`, with its version (the record's
- * `updatedAt`, which every update and publish sets). A design of another account,
+ * `updatedAt`, which every update and publish sets, and a digest of the document). A design of another account,
  * or one with only a draft, is "not found": render codes never reveal other accounts' designs.
  *
  * @throws LithoError `ERR_DESIGN_NOT_FOUND`; `ERR_INVALID_DESIGN` if the stored document is broken.
@@ -49,8 +49,11 @@ export async function loadPublishedDesign(designs: DesignLookup, ownerId: string
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"${await designIdHint(designs, ownerId, renderCode)}`, {
       details: { designId: renderCode.slice(0, 64) },
     })
-  // updatedAt changes on every update and publish: the design's version in output keys.
-  return { id: record.id, document: validateStoredDesign(record.id, record.design), version: record.updatedAt }
+  // The design's version in output keys: updatedAt (set by every update and publish) and the
+  // digest of the content, since two writes may carry the same updatedAt (one millisecond, or
+  // instances whose clocks differ).
+  const document = validateStoredDesign(record.id, record.design)
+  return { id: record.id, document, version: `${record.updatedAt}~${documentDigest(document)}` }
 }
 
 /**

@@ -8,6 +8,7 @@
  *
  * @module service/validated-designs
  */
+import { createHash } from 'node:crypto'
 import type { DesignDocument } from '../design/schema.js'
 import { LRUCache } from 'lru-cache'
 import { validateDesign } from '../design/validate-design.js'
@@ -38,6 +39,25 @@ export function validateStoredDesign(designId: string, raw: unknown): DesignDocu
   // lru-cache does not keep an entry larger than the whole bound.
   kept.set(designId, { raw: copyJson(raw), document })
   return document
+}
+
+const digests = new WeakMap<DesignDocument, string>()
+
+/**
+ * A digest of a validated document's content (base64url SHA-256 of its JSON), computed once per
+ * document object ({@link validateStoredDesign} hands out the same object while the content is
+ * unchanged). It joins `updatedAt` in a design's version, so two versions stamped in the same
+ * millisecond, or by instances whose clocks differ, never share an output key or an ETag.
+ *
+ * @example documentDigest(validateStoredDesign('d_1', record.design)) // 'q3Zx…' (43 characters)
+ */
+export function documentDigest(document: DesignDocument): string {
+  let digest = digests.get(document)
+  if (digest === undefined) {
+    digest = createHash('sha256').update(JSON.stringify(document)).digest('base64url')
+    digests.set(document, digest)
+  }
+  return digest
 }
 
 /** Deep equality of two JSON values (as `JSON.parse` returns them). */

@@ -112,6 +112,20 @@ describe('output cache › renders', () => {
     updated.forEach((etag, i) => expect(etag).not.toBe(published[i]))
   })
 
+  it('output cache › two publishes stamped with the same updatedAt (one millisecond, or instances whose clocks drift) still change the ETag and the bytes', async () => {
+    const { render, services, renderer } = await setup()
+    const first = (await render()) as { etag?: string; bytes: Uint8Array }
+    // The clock does not move: both versions carry the updatedAt of the first render's record.
+    await updateDesign(services, { account: alice, id: 'd_0001', document: { ...design, background: '#eeeeee' }, publish: true })
+    const second = (await render()) as { etag?: string; bytes: Uint8Array }
+    await updateDesign(services, { account: alice, id: 'd_0001', document: { ...design, background: '#000000' }, publish: true })
+    const third = (await render()) as { etag?: string; bytes: Uint8Array }
+    expect(new Set([first.etag, second.etag, third.etag]).size).toBe(3)
+    expect(renderer.calls.map((call) => call.document.background)).toEqual(['#ffffff', '#eeeeee', '#000000'])
+    expect(((await render()) as { etag?: string }).etag).toBe(third.etag)
+    expect(renderer.calls).toHaveLength(3)
+  })
+
   it('output cache › a matching ifNoneMatch is answered without rendering and metered; another tag renders', async () => {
     const { render, renderer } = await setup({ outputCache: undefined })
     const first = await render()

@@ -48,7 +48,9 @@ describe('render path › each thing once', () => {
     expect(calls[0]!.output).toEqual({ format: 'png', quality: 80 })
     expect(calls[0]!.resolved).toMatchObject({ variation: 'wide', width: 600, height: 200, overridden: ['title.text'] })
     // The stored design and its version travel along, for the render threads' layer caches.
-    expect(calls[0]!.resolved.source).toEqual({ designId: 'd_0001', version: NOW.toISOString() })
+    // The version: the record's updatedAt and a digest of its content (43 base64url characters).
+    expect(calls[0]!.resolved.source?.designId).toBe('d_0001')
+    expect(calls[0]!.resolved.source?.version).toMatch(new RegExp(`^${NOW.toISOString().replaceAll('.', '\\.')}~[A-Za-z0-9_-]{43}$`))
     // The ignored override is reported once, by the service, not again by the renderer.
     expect(result.warnings.filter((w) => w.code === 'override_ignored')).toHaveLength(1)
   })
