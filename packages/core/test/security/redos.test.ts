@@ -103,7 +103,7 @@ describe('regular expressions', () => {
       const { source, flags } = found[0]!
       const where = found.map((regex) => `${regex.file}:${regex.line}`).join(', ')
       // Wall time: generous, so a loaded machine (2 cores shared with builds) still gets a proof.
-      const result = await check(source, flags, { timeout: 30_000 })
+      const result = await check(source, flags, { timeout: 45_000 })
       // The fuzz checker (patterns with lookaround or back-references, which the automaton
       // checker cannot model) counts steps in recheck's own backtracking model, with a random
       // search: under load it finds "attacks" on one run and not the next. Its finding must
