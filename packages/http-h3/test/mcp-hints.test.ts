@@ -59,7 +59,9 @@ describe('MCP: errors and first lines that point to the fix', () => {
     expect(preview.isError, textOf(preview)).toBeFalsy()
     const [first, ...rest] = textOf(preview).split('\n')
     expect(first).toMatch(/^None of the 2 overrides was applied \(titel\.text, title\.txt/)
-    expect(rest.join('\n')).toContain('override_ignored (titel.text)')
+    // Each ignored key says which one was probably meant, and the first line lists the valid keys.
+    expect(first).toContain('Valid keys: title.text')
+    expect(rest.join('\n')).toContain('override_ignored (titel.text): no component has the key "titel"; did you mean "title.text"?')
     const applied = await call('render_preview', { id: _id, overrides: { 'title.text': 'Hello' } })
     expect(textOf(applied).split('\n')[0]).toBe('Preview of the draft version, variation master, 400x200 px with its override applied.')
   })

@@ -8,7 +8,7 @@
 import sharp from 'sharp'
 import * as z from 'zod'
 import { expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
-import { applyOverrides } from '../design/overrides.js'
+import { applyOverrides, dynamicOverrideKeys } from '../design/overrides.js'
 import { MAX_DIMENSION, type Component, type DesignDocument } from '../design/schema.js'
 import { mapComponents, walkComponents } from '../design/walk.js'
 import { LithoError, formatIssues } from '../errors.js'
@@ -181,11 +181,11 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
   const source = unsaved ? 'document' : (input.source ?? (isPresent(record.draft) ? 'draft' : 'published'))
   let document = unsaved ?? storedVersion(record, source as 'draft' | 'published')
   const warnings: PreviewWarning[] = []
-  let overrideCount = { given: 0, ignored: [] as string[] }
+  let overrideCount = { given: 0, ignored: [] as string[], valid: [] as string[] }
   if (input.overrides !== undefined) {
     const applied = applyPreviewOverrides(document, input.overrides)
+    overrideCount = { given: Object.keys(input.overrides).length, ignored: applied.ignored.map((i) => i.key), valid: applied.ignored.length > 0 ? dynamicOverrideKeys(document) : [] }
     document = applied.document
-    overrideCount = { given: Object.keys(input.overrides).length, ignored: applied.ignored.map((i) => i.key) }
     warnings.push(...applied.ignored.map((i): RenderWarning => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })))
   }
 
@@ -214,16 +214,17 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
 }
 
 /** The preview's first line: the override count comes first when none of them was applied. */
-function previewSummary(source: DesignPreview['source'], variation: string, width: number, height: number, overrides: { given: number; ignored: string[] }): string {
+function previewSummary(source: DesignPreview['source'], variation: string, width: number, height: number, overrides: { given: number; ignored: string[]; valid: string[] }): string {
   const what = `the ${source === 'document' ? 'unsaved document' : `${source} version`}, variation ${variation}, ${width}x${height} px`
-  const { given, ignored } = overrides
-  const listed = ignored.slice(0, 5).join(', ') + (ignored.length > 5 ? ', …' : '')
+  const { given, ignored, valid } = overrides
+  const list = (keys: string[], most: number) => keys.slice(0, most).join(', ') + (keys.length > most ? `, … (${keys.length} in all)` : '')
+  const validKeys = valid.length === 0 ? ' The design has no overridable field.' : ` Valid keys: ${list(valid, 20)}.`
   if (given > 0 && ignored.length === given) {
     const none = given === 1 ? 'The 1 override was not applied' : `None of the ${given} overrides was applied`
-    return `${none} (${listed}: see the warnings for the valid keys): this is ${what}, as stored.`
+    return `${none} (${list(ignored, 5)}: see the warnings): this is ${what}, as stored.${validKeys}`
   }
-  const applied = given === 0 ? '' : ignored.length === 0 ? ` with ${given === 1 ? 'its override' : `all ${given} overrides`} applied` : ` with ${given - ignored.length} of ${given} overrides applied (ignored: ${listed})`
-  return `Preview of ${what}${applied}.`
+  const applied = given === 0 ? '' : ignored.length === 0 ? ` with ${given === 1 ? 'its override' : `all ${given} overrides`} applied` : ` with ${given - ignored.length} of ${given} overrides applied (ignored: ${list(ignored, 5)})`
+  return `Preview of ${what}${applied}.${ignored.length > 0 ? validKeys : ''}`
 }
 
 /** The stored version `source` of `record`, validated; a 400 naming `source` when it has none. */

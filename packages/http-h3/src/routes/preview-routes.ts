@@ -41,7 +41,7 @@ export const previewDesignRoute = defineRoute({
       source: 'draft',
       variation: 'master',
       warnings: [{ code: 'override_ignored', key: 'title.x', reason: 'not_dynamic', message: '"x" is not a dynamic field of "title"; its dynamic fields are text' }],
-      summary: 'The 1 override was not applied (title.x: see the warnings for the valid keys): this is the draft version, variation master, 512x512 px, as stored.',
+      summary: 'The 1 override was not applied (title.x: see the warnings): this is the draft version, variation master, 512x512 px, as stored. Valid keys: title.text.',
       layout: {
         width: 1080,
         height: 1080,
