@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    projects: ['packages/*/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'examples/vitest.config.ts'],
     reporters: ['default', './scripts/vitest-summary.ts'],
   },
 })

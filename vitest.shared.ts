@@ -28,5 +28,6 @@ export const alias = {
   '@litho/auth-adapters': fileURLToPath(new URL('./packages/auth-adapters/src/index.ts', import.meta.url)),
   '@litho/console': fileURLToPath(new URL('./packages/console/src/index.ts', import.meta.url)),
   '@litho/fonts-cjk': fileURLToPath(new URL('./packages/fonts-cjk/src/index.ts', import.meta.url)),
+  '@litho/client': fileURLToPath(new URL('./packages/client/src/index.ts', import.meta.url)),
   '@litho/http-h3': fileURLToPath(new URL('./packages/http-h3/src/index.ts', import.meta.url)),
 }

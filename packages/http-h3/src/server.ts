@@ -76,6 +76,8 @@ export interface LithoServerOptions {
   outputCache?: { maxBytes?: number; shared?: boolean }
   /** Serve the Litho Console at `/console` and register its OAuth client (docs/console.md). @default true */
   console?: boolean
+  /** Serve the API reference (Swagger UI over `/openapi.json`) at `/docs`. @default true */
+  docs?: boolean
 }
 
 /** A running server. */
@@ -210,6 +212,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     ...(mcpAllowedOrigins ? { mcpAllowedOrigins } : {}),
     ...(options.outputCache ? { outputCache: options.outputCache } : {}),
     ...(withConsole ? { console: { assetsDir: consoleAssetsDir } } : {}),
+    docs: options.docs ?? true,
     onError,
   })
   // The outer app sees a malformed path first (h3 refuses it before routing).

@@ -151,6 +151,8 @@ describe('GET /openapi.json', () => {
     // Every $ref points at a schema that exists.
     const refs = JSON.stringify(doc).match(/"#\/components\/schemas\/[A-Za-z]+"/g) ?? []
     for (const ref of refs) expect(doc.components.schemas).toHaveProperty(ref.slice(22, -1))
+    // And every $ref is a component: a schema's own `$defs` (zod's, for a schema with an id that is no component) resolve against the document root in OpenAPI 3.1, where they are not.
+    expect(JSON.stringify(doc).match(/"\$ref":"(?!#\/components\/schemas\/)[^"]{0,200}"/g)).toBeNull()
   })
 
   it('describes the bearer endpoints on {base_url}, with the oauth2 scheme, the core schemas and their errors', async () => {
@@ -303,8 +305,8 @@ const documented = (doc: any) =>
 describe('the OpenAPI document and the mounted routes', () => {
   let h: Harness
   beforeAll(async () => {
-    // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files.
-    h = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY } })
+    // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files, the API reference page.
+    h = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true })
   })
   afterAll(() => h.close())
 
@@ -341,7 +343,7 @@ describe('the OpenAPI document and the mounted routes', () => {
 
   it('mounted under a prefix in another h3 app: routes, errors, discovery documents and the OpenAPI servers name the prefix', async () => {
     const base = `${RENDER_URL}/litho`
-    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, renderUrl: base })
+    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true, renderUrl: base })
     try {
       const parent = new H3()
       parent.get('/', () => 'parent home')
@@ -372,6 +374,11 @@ describe('the OpenAPI document and the mounted routes', () => {
       expect(doc.servers).toEqual([{ url: base, description: '{render_url}' }])
       expect(doc.paths['/designs/v2'].servers).toEqual([{ url: base, description: '{base_url}' }])
       expect(doc.components.securitySchemes.oauth2.flows.authorizationCode.authorizationUrl).toBe(`${base}/api/v1/auth/oauth2/authorize`)
+      // The API reference page names its files and the document under the prefix.
+      const page = await (await get('/litho/docs')).text()
+      expect(page).toContain('<script src="/litho/docs/swagger-ui-bundle.js"></script>')
+      expect(page).toContain(`data-openapi="${base}/openapi.json"`)
+      expect((await get('/litho/docs/swagger-ui.css')).status).toBe(200)
       // Each documented operation is answered at its server's address + path (not a 404 of the parent).
       for (const op of documented(doc)) {
         const path = `/litho${op.path.replace(/\{org\}/, litho.orgId!).replace(/\{[^}]+\}/g, 'x')}`

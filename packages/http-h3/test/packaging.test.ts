@@ -64,10 +64,24 @@ console.log(JSON.stringify({ createLithoApp: typeof createLithoApp, fsMeter: typ
 const { createAuthorizationServer } = require('@litho/auth-adapters')
 const { memoryDesignStore } = require('@litho/storage-adapters')
 const testing = require('@litho/testing')
-console.log(JSON.stringify([typeof render, typeof createAuthorizationServer, typeof memoryDesignStore, typeof testing]))
+const { createLithoClient } = require('@litho/client')
+console.log(JSON.stringify([typeof render, typeof createAuthorizationServer, typeof memoryDesignStore, typeof testing, typeof createLithoClient]))
 `,
     )
-    expect(JSON.parse(await run(process.execPath, ['require.cjs'], app))).toEqual(['function', 'function', 'function', 'object'])
+    expect(JSON.parse(await run(process.execPath, ['require.cjs'], app))).toEqual(['function', 'function', 'function', 'object', 'function'])
+
+    // The client signs a link with the signer bundled from @litho/core/signing (the same link core's signer makes).
+    writeFileSync(
+      join(app, 'client.mjs'),
+      `import { createLithoClient, signRenderUrl } from '@litho/client'
+import { signRenderUrl as coreSign } from '@litho/core/signing'
+const litho = createLithoClient({ renderUrl: 'https://render.example.com' })
+const url = litho.renderUrl('abc', { format: 'png', overrides: { 'title.text': 'Hi' } })
+const options = { url, keyId: 'k1', secret: 's'.repeat(32), expiresAt: 2000000000 }
+console.log(JSON.stringify({ url, same: (await signRenderUrl(options)) === (await coreSign(options)) }))
+`,
+    )
+    expect(JSON.parse(await run(process.execPath, ['client.mjs'], app))).toEqual({ url: 'https://render.example.com/v1/abc?format=png&title.text=Hi', same: true })
 
     const version = JSON.parse(readFileSync(join(ROOT, 'packages/http-h3/package.json'), 'utf8')).version as string
     expect((await run(join(app, 'node_modules/.bin/litho'), ['--version'], app)).trim()).toBe(version)

@@ -1,10 +1,11 @@
 /**
  * File stores (the `FileStore` port of `@litho/core/contracts`): stored renders, served by
- * public URL or by expiring signed URL. Four factories, one behaviour (the file-store suite of
+ * public URL or by expiring signed URL. Five factories, one behaviour (the file-store suite of
  * `@litho/testing` checks each):
  *
- * - {@link memoryFileStore}, {@link fsFileStore} and {@link redisFileStore} keep files in an
- *   app-served backend. Their signed URLs are `<publicBaseUrl>/<key>?exp=…&kid=…&sig=…`, made
+ * - {@link memoryFileStore}, {@link fsFileStore}, {@link redisFileStore} and
+ *   {@link unstorageFileStore} (any unstorage instance you give) keep files in an app-served
+ *   backend. Their signed URLs are `<publicBaseUrl>/<key>?exp=…&kid=…&sig=…`, made
  *   with a `UrlSigner` (`createUrlSigner` of `@litho/core`) over the path `/<key>`; the HTTP
  *   app checks them with {@link verifyFileRequest} (same signer) before calling `get`.
  * - {@link s3FileStore} keeps files in an S3 bucket (any S3 API: AWS, R2, MinIO, s3rver); its
@@ -31,3 +32,4 @@ export { memoryFileStore, type MemoryFileStoreOptions } from './memory/file-stor
 export { fsFileStore, type FsFileStoreOptions } from './fs/file-store.js'
 export { redisFileStore, type RedisFileStoreOptions } from './redis/file-store.js'
 export { s3FileStore, type S3Acl, type S3FileStoreOptions } from './s3/file-store.js'
+export { unstorageFileStore, type UnstorageFileStoreOptions } from './unstorage/file-store.js'

@@ -46,12 +46,13 @@ export {
   type UnstorageAuthStateStoreOptions,
 } from './auth-state-store.js'
 
-/** Rendered files in memory, files, Redis (served and verified by the app) or S3 (presigned). */
+/** Rendered files in memory, files, Redis, any unstorage instance (served and verified by the app) or S3 (presigned). */
 export {
   fsFileStore,
   memoryFileStore,
   redisFileStore,
   s3FileStore,
+  unstorageFileStore,
   verifyFileRequest,
   type AppServedFileStoreOptions,
   type FileRequestVerdict,
@@ -60,6 +61,7 @@ export {
   type RedisFileStoreOptions,
   type S3Acl,
   type S3FileStoreOptions,
+  type UnstorageFileStoreOptions,
 } from './file-store.js'
 
 /** Export-job records on any unstorage instance, e.g. `unstorageJobStore({ storage })`; and on memory, files or Redis, e.g. `redisJobStore({ url })`. */

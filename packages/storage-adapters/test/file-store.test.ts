@@ -13,7 +13,10 @@ import type { FileStore } from '@litho/core/contracts'
 import S3rver from 's3rver'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { everyByte, runFileStoreConformance } from '@litho/testing/file-store'
-import { fsFileStore, memoryFileStore, redisFileStore, s3FileStore, verifyFileRequest } from '../src/file-store.js'
+import { createStorage } from 'unstorage'
+import fsDriver from 'unstorage/drivers/fs'
+import memoryDriver from 'unstorage/drivers/memory'
+import { fsFileStore, memoryFileStore, redisFileStore, s3FileStore, unstorageFileStore, verifyFileRequest } from '../src/file-store.js'
 import { REDIS_URL, setupRedis, setupTempDir } from './_backends.js'
 
 const { admin, base: redisBase } = setupRedis()
@@ -69,6 +72,17 @@ runFileStoreConformance({
   create: () => (redisStore = redisFileStore({ url: REDIS_URL, base: `${redisBase}:suite`, publicBaseUrl: PUBLIC_BASE, signer })),
   fetchUrl: appFetch(() => redisStore),
 })
+// unstorageFileStore over a storage the caller made: every create() of a run shares it (the persistence case).
+const unstorageMemory = createStorage({ driver: memoryDriver() })
+let onMemoryDriver: FileStore | undefined
+runFileStoreConformance({ name: 'unstorage (memory driver)', create: () => (onMemoryDriver = unstorageFileStore({ storage: unstorageMemory, publicBaseUrl: PUBLIC_BASE, signer })), fetchUrl: appFetch(() => onMemoryDriver) })
+const unstorageFs = createStorage({ driver: fsDriver({ base: join(root, 'unstorage-fs') }) })
+let onFsDriver: FileStore | undefined
+runFileStoreConformance({
+  name: 'unstorage (fs driver)',
+  create: () => (onFsDriver = unstorageFileStore({ storage: unstorageFs, persistent: true, publicBaseUrl: PUBLIC_BASE, signer })),
+  fetchUrl: appFetch(() => onFsDriver),
+})
 runFileStoreConformance({
   name: 's3 (s3rver)',
   create: () => s3(),
@@ -82,6 +96,24 @@ runFileStoreConformance({
 })
 
 describe('app-served file stores', () => {
+  it('unstorage › keeps the layout of the other app-served stores, leaves the storage open on dispose, and refuses a missing storage', async () => {
+    const storage = createStorage({ driver: memoryDriver() })
+    const store = unstorageFileStore({ storage, base: 'app:renders', publicBaseUrl: PUBLIC_BASE, signer })
+    expect(store.capabilities).toMatchObject({ persistent: false, presigned: false })
+    await store.put('a/b.png', everyByte(), { contentType: 'image/png', visibility: 'public' })
+    const keys = (await storage.getKeys('app:renders')).sort()
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toBe('app:renders:a:b,png:=meta')
+    expect(keys[1]).toMatch(/^app:renders:a:b,png:=v[a-f0-9]{24}$/)
+    await store.dispose?.()
+    // The caller's storage is still usable, and a new store over it finds the file.
+    const again = unstorageFileStore({ storage, base: 'app:renders', publicBaseUrl: PUBLIC_BASE, signer })
+    expect(Buffer.from((await again.get('a/b.png'))!.bytes).equals(Buffer.from(everyByte()))).toBe(true)
+    expect(() => unstorageFileStore({ storage: undefined as never, publicBaseUrl: PUBLIC_BASE, signer })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }))
+    expect(() => unstorageFileStore({ storage, publicBaseUrl: PUBLIC_BASE, signer, persistent: 'yes' as never })).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE' }))
+    expect(() => unstorageFileStore({ storage, base: 'bad base', publicBaseUrl: PUBLIC_BASE, signer })).toThrow(TypeError)
+  })
+
   it('fs › bytes are stored raw next to a JSON record, and no temp file is left', async () => {
     const dir = join(root, 'layout')
     const store = fsFileStore({ dir, publicBaseUrl: PUBLIC_BASE, signer })

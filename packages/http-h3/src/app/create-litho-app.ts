@@ -107,6 +107,12 @@ export interface LithoAppOptions {
    * it). @default not served
    */
   console?: ConsoleOptions
+  /**
+   * The API reference at `{base_url}/docs`: Swagger UI over `/openapi.json`, its files served
+   * by the app from `swagger-ui-dist` (docs/http-reference.md). `litho serve` turns it on.
+   * @default false
+   */
+  docs?: boolean
   /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
   trustProxy?: boolean
   /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */

@@ -68,7 +68,7 @@ export function renderHttpReference(): string {
     '',
     doc.info.description,
     '',
-    `The app serves this as OpenAPI ${doc.openapi} at \`/openapi.json\`. Examples use \`${ADDRESSES.renderUrl}\` as \`{render_url}\` and \`${ADDRESSES.baseUrl}\` as \`{base_url}\` and \`{auth_url}\`. The bearer endpoints are mounted when the app has a bearer verifier (the built-in authorization server, or \`bearer\`); the \`oauth\` endpoints of \`{auth_url}\` with the built-in authorization server.`,
+    `The app serves this as OpenAPI ${doc.openapi} at \`/openapi.json\`, and as a page to read and try in a browser at \`{base_url}/docs\` (Swagger UI, served by the app; \`litho serve\` serves it unless \`--no-docs\`). A typed client made from it: [\`@litho/client\`](./client.md). Examples use \`${ADDRESSES.renderUrl}\` as \`{render_url}\` and \`${ADDRESSES.baseUrl}\` as \`{base_url}\` and \`{auth_url}\`. The bearer endpoints are mounted when the app has a bearer verifier (the built-in authorization server, or \`bearer\`); the \`oauth\` endpoints of \`{auth_url}\` with the built-in authorization server.`,
     '',
     'Render keys ([authentication](./authentication.md#render-keys)): the `dma-api-key` header everywhere; on GET renders also the query parameters `dma-api-key`, `key` or `api-key`; on bulk also `dma-api-key` in the query; a POST render takes the header only. A [signed render link](./signed-render-links.md) (a GET render with `sig`) takes no key.',
     '',

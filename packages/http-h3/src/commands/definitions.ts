@@ -85,6 +85,7 @@ export const SERVE = defineCommandSpec({
     'output-cache-mb': { type: 'string' },
     'shared-output-cache': { type: 'boolean', default: false },
     'no-console': { type: 'boolean', default: false },
+    'no-docs': { type: 'boolean', default: false },
   },
   help: {
     json: { description: 'errors before it starts as {"error":{"code","message"}} on stderr (its log stays lines of text)' },
@@ -98,6 +99,7 @@ export const SERVE = defineCommandSpec({
     'output-cache-mb': { description: 'memory for repeated renders, in MiB; 0: none (default: $LITHO_OUTPUT_CACHE_MB, else 64)', valueHint: 'N' },
     'shared-output-cache': { description: 'also keep repeated renders in the file store, shared by instances on it (or LITHO_OUTPUT_CACHE_SHARED=1)' },
     'no-console': { description: 'do not serve the web console at /console nor register its OAuth client (or LITHO_CONSOLE=0)' },
+    'no-docs': { description: 'do not serve the API reference page at /docs (or LITHO_DOCS=0)' },
   },
 })
 

@@ -1,5 +1,5 @@
 /**
- * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N] [--output-cache-mb N] [--shared-output-cache] [--no-console]`:
+ * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N] [--output-cache-mb N] [--shared-output-cache] [--no-console] [--no-docs]`:
  * serves the whole interface on one origin until SIGTERM or SIGINT, then finishes in-flight
  * requests and exits 0. Expired stored files are swept periodically (see `retention.ts`).
  *
@@ -56,6 +56,7 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     env,
     logRequests: values['log-requests'] || env.LITHO_LOG_REQUESTS === '1',
     console: !(values['no-console'] || env.LITHO_CONSOLE === '0'),
+    docs: !(values['no-docs'] || env.LITHO_DOCS === '0'),
     log: io.log,
   })
   io.log(`litho: serving ${server.url} (data: ${dataDir})`)

@@ -31,12 +31,13 @@ const LandingSchema = z
       .object({
         console: z.string().optional().meta({ description: 'The Litho Console, when mounted.' }),
         openapi: z.string(),
+        docs: z.string().optional().meta({ description: 'The API reference page, when served.' }),
         mcp: z.string().optional().meta({ description: 'The MCP endpoint, when the app has a bearer verifier.' }),
         quickStart: z.string(),
       })
       .meta({ description: 'Absolute URLs.' }),
   })
-  .meta({ id: 'Landing' })
+  .meta({ description: 'The landing.' })
 
 /** The facts of the landing, for `app`. */
 function landing(app: AppContext) {
@@ -47,6 +48,7 @@ function landing(app: AppContext) {
     links: {
       ...(app.options.console ? { console: `${base}/console/` } : {}),
       openapi: `${base}/openapi.json`,
+      ...(app.options.docs ? { docs: `${base}/docs` } : {}),
       ...(app.options.oauth || app.options.bearer ? { mcp: `${base}${MCP_PATH}` } : {}),
       quickStart: QUICK_START_URL,
     },
@@ -71,6 +73,7 @@ function page(facts: ReturnType<typeof landing>): string {
 <ul>${links.console ? item(links.console, 'Open the Litho Console', 'design cards, try overrides, copy render links, manage keys, read usage') : ''}
 ${item(links.quickStart, 'The quick start', 'from a running server to a card over HTTP in five commands')}
 ${item(links.openapi, 'The OpenAPI document', 'every endpoint of the HTTP API')}
+${links.docs ? item(links.docs, 'The API reference', 'the same document to read and try in the browser') : ''}
 ${links.mcp ? `<li>The MCP endpoint for AI hosts: <code>${escape(links.mcp)}</code></li>` : ''}</ul></main></body></html>`
 }
 

@@ -11,6 +11,7 @@ import { getDesignRoute, getRenderConfigRoute, listDesignsRoute } from './design
 import { createDesignRoute, deleteDesignRoute, publishDesignRoute, updateDesignRoute } from './design-write-routes.js'
 import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } from './discovery-routes.js'
 import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, listExportJobsRoute, queueExportJobRoute } from './export-routes.js'
+import { docsFileRoute, docsPageRoute } from './docs-routes.js'
 import { storedFileRoute } from './file-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
@@ -28,6 +29,8 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   bulkRoute,
   storedFileRoute,
   openApiRoute,
+  docsPageRoute,
+  docsFileRoute,
   landingRoute,
   listDesignsRoute,
   getDesignRoute,
