@@ -9,6 +9,7 @@
 import { availableParallelism } from 'node:os'
 import type { Piscina } from 'piscina'
 import { LithoError } from '../errors.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
 import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
@@ -55,6 +56,10 @@ function defaultWorkerUrl(): URL {
  */
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism())
+  // Checked here, at once: piscina (which would refuse them too) loads only after this returns.
+  if (!Number.isInteger(threads)) throw invalidArgument(`Expected threads to be an integer >= 1 but received ${describeReceived(options.threads)}`)
+  if (options.maxQueue !== undefined && !(Number.isInteger(options.maxQueue) && options.maxQueue >= 0))
+    throw invalidArgument(`Expected maxQueue to be an integer >= 0 but received ${describeReceived(options.maxQueue)}`)
   const workerData: WorkerData = {
     renderer: {
       ...(options.network ? { network: options.network } : {}),
