@@ -38,6 +38,8 @@ describe("@litho/core's root entry", () => {
 
   it('still renders: the first render loads the stack and returns a JPEG', () => {
     expect(packagesOf(run.renderUrls)).toEqual(expect.arrayContaining(['sharp', 'satori', '@resvg/resvg-js', 'qrcode']))
+    // pdfkit waits for the first PDF: a raster render does not load it.
+    expect(packagesOf(run.renderUrls)).not.toContain('pdfkit')
     expect(run.contentType).toBe('image/jpeg')
     expect(run.head).toEqual([0xff, 0xd8, 0xff])
     expect(run.length).toBeGreaterThan(1000)
