@@ -4,7 +4,7 @@
 //
 // Runs against the built packages (dist/), exactly what users get. Options:
 //   --quick        fewer samples (for a smoke run)
-//   --only=NAMES   sections, comma-separated: latency, throughput, memory, chromium
+//   --only=NAMES   sections, comma-separated: latency, throughput, memory, chromium, takumi
 //   --design=NAME  latency of one design: card1080, preview1200, poster2160, worst4096
 // LITHO_LAYER_CACHE=0 runs the pools without the static-layer cache (layerCacheBytes: 0), for
 // before/after figures on one machine (docs/performance.md).
@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os'
 import { createRenderPool } from '../dist/index.js'
 import { referenceDesigns, syntheticPhotoDataUri } from '../../testing/dist/index.js'
 import { calibrate } from './calibrate.mjs'
+import { takumiSection, takumiTargets } from './takumi-section.mjs'
 
 const args = new Set(process.argv.slice(2))
 const quick = args.has('--quick')
@@ -181,6 +182,10 @@ if (want('chromium')) {
   }
 }
 
+// 5. Takumi (@takumi-rs/core, a devDependency of the workspace root) on the same card: skipped,
+// with a line saying so, where it cannot load.
+if (want('takumi')) await takumiSection({ designs, quick, results })
+
 // The targets of the first release (docs/benchmarks.md), on a 2-core machine.
 const targets = [
   ['1080 card PNG median ≤ 75 ms', results['card1080.png']?.median, (v) => v <= 75, (v) => `${v.toFixed(1)} ms`],
@@ -197,9 +202,11 @@ const targets = [
   ['PNG ≥ 4x faster than Chromium', results['chromium.png']?.ratio, (v) => v >= 4, (v) => `${v.toFixed(2)}x`],
   ['PDF ≥ 3x faster than Chromium', results['chromium.pdf']?.ratio, (v) => v >= 3, (v) => `${v.toFixed(2)}x`],
 ].filter(([, value]) => value !== undefined)
+// The issue "Pass Takumi": faster than Takumi on every raster format, light to import and start.
+targets.push(...takumiTargets(results))
 if (targets.length > 0) {
   console.log('\nTargets\n')
-  for (const [label, value, ok, show] of targets) console.log(`${ok(value) ? 'met   ' : 'MISSED'}  ${label.padEnd(32)} ${show(value)}`)
+  for (const [label, value, ok, show] of targets) console.log(`${ok(value) ? 'MET   ' : 'MISSED'}  ${label.padEnd(36)} ${show(value)}`)
 }
 
 if (process.env.BENCH_JSON) console.log(JSON.stringify(results))

@@ -11,27 +11,19 @@
  *
  * @module network/outbound
  */
-import { createFetch } from 'ofetch'
-import { Agent, Headers as UndiciHeaders, fetch as undiciFetch } from 'undici'
-import { ConnectRefusal, createPinnedConnector } from './pinned-connector.js'
+import { ConnectRefusal } from './connect-refusal.js'
 import type { NetworkPolicy } from './policy.js'
 
-/** The HTTP client of every outbound request: ofetch over undici's fetch (see the module comment). */
-export const outboundFetch = createFetch({
-  fetch: undiciFetch as unknown as typeof globalThis.fetch,
-  Headers: UndiciHeaders as unknown as typeof globalThis.Headers,
-  AbortController,
-})
+type HttpClient = typeof import('./http-client.js')
+let httpClient: Promise<HttpClient> | undefined
 
 /**
- * A connection pool for one outbound operation: every connection it opens goes through the
- * guard with `policy`, and `connectTimeoutMs` bounds resolution plus handshake. Destroy it when
- * the operation ends, so no socket (and no half-read body) outlives it.
- *
- * @example const agent = openGuardedAgent(policy, 5_000); try { await outboundFetch.raw(url, { dispatcher: agent }) } finally { agent.destroy() }
+ * The HTTP client (ofetch over undici, see network/http-client), loaded on the first outbound
+ * request rather than when core is imported: most processes that import core never fetch.
  */
-export function openGuardedAgent(policy: NetworkPolicy, connectTimeoutMs: number): Agent {
-  return new Agent({ connect: createPinnedConnector(policy, connectTimeoutMs) })
+export function loadHttpClient(): Promise<HttpClient> {
+  httpClient ??= import('./http-client.js')
+  return httpClient
 }
 
 /** The environment variable (the `network.allowHttp` option in code) that allows plain http: URLs. */

@@ -14,21 +14,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
 import { buildConnector } from 'undici'
+import { ConnectRefusal } from './connect-refusal.js'
 import { isAddressAllowed, type NetworkPolicy } from './policy.js'
 
-/** Why the connector refused or failed, before any socket was opened. */
-export class ConnectRefusal extends Error {
-  override readonly name = 'ConnectRefusal'
-  constructor(
-    readonly reason: 'blocked_address' | 'dns_failure' | 'timeout',
-    message: string,
-    /** The literal address refused, when the URL named one (safe to echo: the caller wrote it). */
-    readonly address?: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
-}
+export { ConnectRefusal }
 
 /** The default resolver: every A and AAAA answer, in resolver order. */
 export async function defaultLookup(hostname: string): Promise<Array<{ address: string; family: 4 | 6 }>> {

@@ -5,8 +5,6 @@
  *
  * @module render/pdf
  */
-import PDFDocument from 'pdfkit'
-import SVGtoPDF from 'svg-to-pdfkit'
 
 // A fixed date makes the file ID and metadata, and so the bytes, deterministic.
 const EPOCH = new Date(0)
@@ -54,8 +52,25 @@ function inlineSvgImages(svg: string): string {
   })
 }
 
+interface PdfKit {
+  PDFDocument: typeof import('pdfkit')
+  SVGtoPDF: (typeof import('svg-to-pdfkit'))['default']
+}
+let pdfKit: Promise<PdfKit> | undefined
+
+/**
+ * pdfkit and svg-to-pdfkit, loaded with the first PDF rather than with the render stack: most
+ * renders are raster, and pdfkit is the slowest of the stack's packages to import. Pool workers
+ * call it while they warm up, so a pool's first PDF does not wait for it.
+ */
+export function loadPdfKit(): Promise<PdfKit> {
+  pdfKit ??= Promise.all([import('pdfkit'), import('svg-to-pdfkit')]).then(([pdfkit, svgToPdfKit]) => ({ PDFDocument: pdfkit.default, SVGtoPDF: svgToPdfKit.default }))
+  return pdfKit
+}
+
 /** Draws `svg` (width x height px) on a single PDF page of width x height pt. */
-export function svgToPdf(svg: string, width: number, height: number): Promise<Uint8Array> {
+export async function svgToPdf(svg: string, width: number, height: number): Promise<Uint8Array> {
+  const { PDFDocument, SVGtoPDF } = await loadPdfKit()
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: [width, height],

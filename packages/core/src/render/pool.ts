@@ -7,8 +7,9 @@
  * @module render/pool
  */
 import { availableParallelism } from 'node:os'
-import { Piscina } from 'piscina'
+import type { Piscina } from 'piscina'
 import { LithoError } from '../errors.js'
+import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
 import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
@@ -55,6 +56,10 @@ function defaultWorkerUrl(): URL {
  */
 export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism())
+  // Checked here, at once: piscina (which would refuse them too) loads only after this returns.
+  if (!Number.isInteger(threads)) throw invalidArgument(`Expected threads to be an integer >= 1 but received ${describeReceived(options.threads)}`)
+  if (options.maxQueue !== undefined && !(Number.isInteger(options.maxQueue) && options.maxQueue >= 0))
+    throw invalidArgument(`Expected maxQueue to be an integer >= 0 but received ${describeReceived(options.maxQueue)}`)
   const workerData: WorkerData = {
     renderer: {
       ...(options.network ? { network: options.network } : {}),
@@ -65,28 +70,48 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       layerCacheBytes: resolveLayerCacheBytes(options.layerCacheBytes),
     },
   }
-  const piscina = new Piscina<WorkerTask, WorkerReply>({
-    filename: String(options.workerUrl ?? defaultWorkerUrl()),
-    minThreads: threads,
-    maxThreads: threads,
-    maxQueue: options.maxQueue ?? threads * 32,
-    // Warm workers are the point of the pool: never let them idle out.
-    idleTimeout: 2 ** 31 - 1,
-    // Run queued renders in arrival order: without it piscina requeues at the back, which
-    // doubled p99 at 32 clients (bench:http: in-process p99 1518 → 1176 ms).
-    stricterFIFO: true,
-    workerData,
-  })
-  const warm = Promise.all(Array.from({ length: threads }, () => piscina.run({ kind: 'warm' }))).then(() => undefined)
+  // piscina (and with it the worker threads) loads when a pool is created, not when core is
+  // imported: most importers of core never start a pool.
+  const loading = import('piscina').then(
+    ({ Piscina: Pool }) =>
+      new Pool<WorkerTask, WorkerReply>({
+        filename: String(options.workerUrl ?? defaultWorkerUrl()),
+        minThreads: threads,
+        maxThreads: threads,
+        maxQueue: options.maxQueue ?? threads * 32,
+        // Warm workers are the point of the pool: never let them idle out.
+        idleTimeout: 2 ** 31 - 1,
+        // Run queued renders in arrival order: without it piscina requeues at the back, which
+        // doubled p99 at 32 clients (bench:http: in-process p99 1518 → 1176 ms).
+        stricterFIFO: true,
+        workerData,
+      }),
+  )
+  let piscina: Piscina<WorkerTask, WorkerReply> | undefined
+  // Renders asked for while piscina loads: counted as queued until it takes them.
+  let waiting = 0
+  const warm = loading
+    .then((pool) => {
+      piscina = pool
+      return Promise.all(Array.from({ length: threads }, () => pool.run({ kind: 'warm' })))
+    })
+    .then(() => undefined)
   warm.catch(() => {})
 
   async function run(task: WorkerTask): Promise<RenderResult> {
     let reply: WorkerReply
+    let pool: Piscina<WorkerTask, WorkerReply> | undefined
     try {
-      reply = await piscina.run(task)
+      waiting++
+      try {
+        pool = await loading
+      } finally {
+        waiting--
+      }
+      reply = await pool.run(task)
     } catch (error) {
-      if (/queue is at limit/i.test(String((error as Error).message)))
-        throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${piscina.queueSize} waiting); retry shortly`, { cause: error })
+      if (pool && /queue is at limit/i.test(String((error as Error).message)))
+        throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${pool.queueSize} waiting); retry shortly`, { cause: error })
       throw new LithoError('ERR_RENDER_FAILED', `render worker failed: ${(error as Error).message}`, { cause: error })
     }
     // The bytes were moved here (worker.ts), not copied: they are ours as they are.
@@ -104,10 +129,11 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
       return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
     },
-    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    stats: () => ({ queued: waiting + (piscina?.queueSize ?? 0), completed: piscina?.completed ?? 0 }),
     ready: () => warm,
     async close() {
-      await piscina.destroy()
+      const pool = await loading.catch(() => undefined)
+      await pool?.destroy()
     },
   }
 }

@@ -7,7 +7,8 @@
  */
 import { createImageLoader, fetchRemote, networkPolicyFromEnv, type ImageLimits, type NetworkPolicy } from './images/index.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
-import { renderDocument, renderResolved, type RenderContext, type RenderOptions, type RenderResult } from './render-document.js'
+import type { RenderContext, RenderOptions, RenderResult } from './render-document.js'
+import { loadRenderStack } from './load-stack.js'
 import type { ResolvedDocument } from './resolve-document.js'
 import { createLayerCache } from './layers/layer-cache.js'
 
@@ -75,6 +76,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   return {
     async render(document, renderOptions = {}) {
       try {
+        // The pipeline loads on the first render, not when core is imported (render/stack).
+        const { renderDocument } = await loadRenderStack()
         return await renderDocument(document, renderOptions, context)
       } finally {
         await yieldToEventLoop()
@@ -83,6 +86,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     async renderResolved(resolved, output = {}) {
       const checked = resolveOutputOptions(output)
       try {
+        const { renderResolved } = await loadRenderStack()
         return await renderResolved(resolved, checked, context)
       } finally {
         await yieldToEventLoop()

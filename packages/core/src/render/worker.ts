@@ -11,6 +11,7 @@ import sharp from 'sharp'
 import { LithoError, type LithoErrorCode, type LithoIssue } from '../errors.js'
 import type { OutputOptions } from './defaults.js'
 import { renderDocument, renderResolved, type RenderResult } from './render-document.js'
+import { loadPdfKit } from './pdf.js'
 import { createRenderContext, type RendererOptions } from './renderer.js'
 import type { ResolvedDocument } from './resolve-document.js'
 
@@ -67,7 +68,8 @@ function moveBytes(result: RenderResult): WorkerReply {
 
 /** Runs one task. */
 export default async function run(task: WorkerTask): Promise<WorkerReply> {
-  warmed ??= renderDocument(WARM_UP, { format: 'png' }, context).catch(() => undefined)
+  // A warm worker has pdfkit loaded too (render/pdf loads it lazily for in-process renderers).
+  warmed ??= Promise.all([renderDocument(WARM_UP, { format: 'png' }, context), loadPdfKit()]).catch(() => undefined)
   await warmed
   if (task.kind === 'warm') return { ok: true }
   try {

@@ -5,7 +5,7 @@
  *
  * @module service/preview
  */
-import sharp from 'sharp'
+import { loadSharp } from '../_internal/load-sharp.js'
 import * as z from 'zod'
 import { expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
 import { applyOverrides, dynamicOverrideKeys } from '../design/overrides.js'
@@ -197,6 +197,7 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     const factor = maxSide / long
     width = Math.max(1, Math.min(maxSide, Math.round(rendered.width * factor)))
     height = Math.max(1, Math.min(maxSide, Math.round(rendered.height * factor)))
+    const sharp = await loadSharp()
     bytes = await sharp(rendered.bytes).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).png().toBuffer()
   }
   return {

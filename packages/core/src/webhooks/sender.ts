@@ -7,7 +7,7 @@
  * @module webhooks/sender
  */
 import { Webhook } from 'standardwebhooks'
-import { checkOutboundUrl, classifyConnectFailure, openGuardedAgent, outboundFetch } from '../network/outbound.js'
+import { checkOutboundUrl, classifyConnectFailure, loadHttpClient } from '../network/outbound.js'
 import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { assertNetworkPolicy, isAddressAllowed, type NetworkPolicy } from '../network/policy.js'
 import { isWebhookSecret } from './secret-format.js'
@@ -137,6 +137,7 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
       // The signature covers `${id}.${seconds}.${body}`; standardwebhooks floors `now` to seconds
       // exactly as the header below does.
       const signature = new Webhook(secret).sign(id, now, body)
+      const { openGuardedAgent, outboundFetch } = await loadHttpClient()
       const controller = new AbortController()
       let timedOut = false
       const timer = setTimeout(() => {

@@ -9,7 +9,7 @@ import { describeReceived, invalidArgument } from '../../_internal/argument-erro
 import { decodeDataUri } from './data-uri.js'
 import { describeSource } from './describe-source.js'
 import { assertNetworkPolicy, type NetworkPolicy } from '../../network/policy.js'
-import { checkOutboundUrl, classifyConnectFailure, describeToken, openGuardedAgent, outboundFetch } from '../../network/outbound.js'
+import { checkOutboundUrl, classifyConnectFailure, describeToken, loadHttpClient } from '../../network/outbound.js'
 
 /** Bounds on one fetch, redirects included. */
 export interface FetchLimits {
@@ -114,6 +114,7 @@ type Fail = (reason: FetchFailureReason, problem: string, extra?: Record<string,
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 async function fetchOverNetwork(first: URL, policy: NetworkPolicy, limits: FetchLimits, accept: string, fail: Fail): Promise<FetchedResource> {
+  const { openGuardedAgent, outboundFetch } = await loadHttpClient()
   const controller = new AbortController()
   let timedOut = false
   const timer = setTimeout(() => {

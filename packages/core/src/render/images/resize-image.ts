@@ -4,7 +4,8 @@
  *
  * @module render/images/resize-image
  */
-import sharp, { type Metadata, type SharpOptions } from 'sharp'
+import type { Metadata, SharpOptions } from 'sharp'
+import { loadSharp } from '../../_internal/load-sharp.js'
 import type { PreparedImage } from './image-loader.js'
 import { planResize, type NormalizedBox } from './plan-resize.js'
 import type { ImageFormat } from './sniff-format.js'
@@ -74,6 +75,7 @@ export async function resizeImage(bytes: Buffer, format: ImageFormat, box: Norma
   const oriented = (metadata.orientation ?? 1) >= 5 ? { width: metadata.height, height: metadata.width } : { width: metadata.width, height: metadata.height }
   const plan = planResize(oriented, box)
 
+  const sharp = await loadSharp()
   let pipeline = sharp(bytes, options).rotate()
   if (plan.extract !== undefined) pipeline = pipeline.extract(plan.extract)
   pipeline = pipeline.resize(plan.pixelWidth, plan.pixelHeight, { fit: 'fill' }).toColourspace('srgb')
@@ -125,6 +127,7 @@ async function readMetadata(bytes: Buffer, options: SharpOptions, format: ImageF
   try {
     // metadata() reads headers only, no pixels. sharp would apply limitInputPixels here too and
     // refuse with a generic message; lifting it lets our own check report the real dimensions.
+    const sharp = await loadSharp()
     metadata = await sharp(bytes, { ...options, limitInputPixels: false }).metadata()
   } catch (error) {
     throw decodeFailure(error, format)
