@@ -32,8 +32,11 @@ export interface RenderPool extends Renderer {
   renderResolved(resolved: ResolvedDocument, output?: Partial<OutputOptions>): Promise<RenderResult>
   /** Number of worker threads. */
   readonly threads: number
-  /** Renders waiting for a worker, and renders finished since the pool started. */
-  stats(): { queued: number; completed: number }
+  /**
+   * Renders waiting for a worker, renders finished since the pool started, and the share of
+   * the workers' capacity spent rendering since then (0-1, piscina's `utilization`).
+   */
+  stats(): { queued: number; completed: number; utilization: number }
   /** Resolves when every worker has started and rendered its warm-up design. */
   ready(): Promise<void>
 }
@@ -104,7 +107,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
       return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
     },
-    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed }),
+    stats: () => ({ queued: piscina.queueSize, completed: piscina.completed, utilization: piscina.utilization }),
     ready: () => warm,
     async close() {
       await piscina.destroy()
