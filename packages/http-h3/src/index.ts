@@ -64,3 +64,13 @@ export { startLithoServer, type LithoServer, type LithoServerOptions } from './s
 export { serveCommand, type ServeCommandIo } from './commands/serve.js'
 /** The render and bulk reference page, generated from the OpenAPI document. */
 export { renderHttpReference } from './app/reference.js'
+/** Prometheus metrics of the app and of `litho serve` (docs/metrics.md), e.g. `createLithoApp({ ...options, metrics: createLithoMetrics() })`. */
+export { createLithoMetrics, type LithoMetrics, type LithoMetricsOptions, type RenderCacheLabel } from './observe/metrics.js'
+/** `GET /metrics` with an optional bearer token, for serving the registry on a port of your own. */
+export { METRICS_PATH, metricsResponse, metricsTokenProblem, type MetricsEndpointOptions } from './observe/metrics-endpoint.js'
+/** The structured log (pino JSON, or text lines), e.g. `createLithoApp({ ...options, logger: createLogger({ format: 'json' }), logRequests: true })`. */
+export { createLogger, readLogSettings, LOG_FORMATS, LOG_LEVELS, type LithoLogger, type LoggerOptions, type LogFormat, type LogLevel } from './observe/logger.js'
+/** Request ids (`X-Request-Id`): the proxy's when safe, else a new UUID, e.g. `requestIdOf(request.headers.get('x-request-id'))`. */
+export { MAX_REQUEST_ID_LENGTH, REQUEST_ID_HEADER, requestIdOf } from './observe/request-id.js'
+/** What an unexpected error is reported with (`onError`'s second argument): its request id. */
+export type { ErrorReportContext } from './app/errors.js'

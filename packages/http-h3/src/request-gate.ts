@@ -149,7 +149,9 @@ function unavailable(res: ServerResponse, message: string, code: string, closeCo
 
 function sendJson(req: IncomingMessage | undefined, res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
   if (res.headersSent || res.writableEnded) return
-  const text = JSON.stringify(body)
+  // The request id (set before the gate, observe/node-observer) goes in error bodies, as in the app's.
+  const id = res.getHeader('x-request-id')
+  const text = JSON.stringify(typeof id === 'string' && (body as { success?: unknown }).success === false ? { ...(body as object), requestId: id } : body)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store', ...headers })
   res.end(req?.method === 'HEAD' ? undefined : text)
 }

@@ -32,6 +32,9 @@ import { consoleClient, createOAuthFromEnv } from './oauth-config.js'
 import { readPlanSettings } from './plans-config.js'
 import { backendChecks, createReadiness } from './readiness.js'
 import { createRequestGate } from './request-gate.js'
+import { createLogger, type LithoLogger } from './observe/logger.js'
+import { createLithoMetrics, type LithoMetrics } from './observe/metrics.js'
+import { createNodeObserver, startMetricsServer } from './observe/node-observer.js'
 import { readHostedRetentionDays, readSweepIntervalSeconds, startSweeper } from './retention.js'
 
 /** Options of {@link startLithoServer}. */
@@ -48,10 +51,17 @@ export interface LithoServerOptions {
   threads?: number
   /** Where the `LITHO_*` variables are read from. @default process.env */
   env?: Record<string, string | undefined>
-  /** Log one line per request (method, path without query, status, milliseconds). @default false */
+  /** Log one line per request (request id, method, route pattern, path without query, status, milliseconds). @default false */
   logRequests?: boolean
-  /** Where log lines go. @default console.log */
+  /** Where log lines go, as text, when there is no `logger`. @default console.log */
   log?: (line: string) => void
+  /** The log (observe/logger: pino's JSON or text): start-up lines, requests, errors with their request id. @default text lines to `log` */
+  logger?: LithoLogger
+  /**
+   * Prometheus metrics (docs/metrics.md): at `/metrics` on the main port, or on `port` (on the
+   * same host); with `token`, scrapers must send `Authorization: Bearer <token>`. @default off
+   */
+  metrics?: { port?: number; token?: string }
   /** Seconds to wait for in-flight requests on close before cutting connections. @default 30 */
   closeTimeoutSeconds?: number
   /**
@@ -92,6 +102,10 @@ export interface LithoServer {
   oauth: AuthorizationServer
   /** Its default org: the issuer is `oauth.issuer(orgId)`. */
   orgId: string
+  /** The metrics, when they are on. */
+  metrics?: LithoMetrics
+  /** Where they are scraped, e.g. `http://127.0.0.1:3000/metrics`. */
+  metricsUrl?: string
   /** Stops accepting connections, lets in-flight requests finish, then releases everything. */
   close(): Promise<void>
 }
@@ -106,7 +120,10 @@ export interface LithoServer {
  */
 export async function startLithoServer(options: LithoServerOptions): Promise<LithoServer> {
   const host = options.host ?? '127.0.0.1'
-  const log = options.log ?? ((line: string) => console.log(line))
+  const logger = options.logger ?? createLogger({ format: 'text', ...(options.log ? { write: options.log } : {}) })
+  const log = (line: string) => logger.info({}, line)
+  const metrics = options.metrics ? createLithoMetrics() : undefined
+  const observer = createNodeObserver({ logger, logRequests: options.logRequests ?? false, metrics })
   const env = options.env ?? process.env
   // Checked before anything starts, so a mistake costs nothing to clean up.
   const mcpAllowedOrigins = env.LITHO_MCP_ALLOWED_ORIGINS ? readOrigins(env.LITHO_MCP_ALLOWED_ORIGINS) : undefined
@@ -121,13 +138,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   // The port must be known before the file URLs are: listen first, with a gate that holds
   // early requests until the app is ready (or answers 503), so none meets silence.
   const gate = createRequestGate()
-  const server: Server = createServer((req, res) => {
-    if (options.logRequests) {
-      const started = performance.now()
-      res.once('finish', () => log(`${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`))
-    }
-    gate.listener(req, res)
-  })
+  const server: Server = createServer(observer.outer(gate.listener))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 3000, host, () => resolve())
@@ -139,7 +150,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   let backends: LithoBackends | undefined
   let pool: RenderPool | undefined
   let auth: Awaited<ReturnType<typeof createOAuthFromEnv>>
-  const onError = (error: unknown) => log(`error: ${(error as Error)?.stack ?? String(error)}`)
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined
+  const onError = (error: unknown, at?: { requestId?: string }) => logger.error({ err: error, ...(at?.requestId ? { reqId: at.requestId } : {}) }, 'error')
   try {
     backends = await createBackends({ dataDir: options.dataDir, filesBaseUrl: `${url}/files`, env })
     auth = await createOAuthFromEnv({ url, state: backends.authState, accounts: backends.accounts, meter: backends.meter, env, onError, console: withConsole })
@@ -147,12 +159,14 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     const maxQueue = renderQueueFromEnv(env)
     pool = createRenderPool({ ...(options.threads ? { threads: options.threads } : {}), ...(layerCacheBytes === undefined ? {} : { layerCacheBytes }), ...(maxQueue === undefined ? {} : { maxQueue }) })
     await pool.ready()
+    if (metrics && options.metrics?.port !== undefined) metricsServer = await startMetricsServer(metrics, { host, port: options.metrics.port, token: options.metrics.token })
   } catch (error) {
     gate.fail()
     server.close()
     server.closeIdleConnections()
     await pool?.close()
     await backends?.dispose()
+    await metricsServer?.close()
     throw error
   }
 
@@ -172,18 +186,19 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   reconcileTimer.unref()
 
   // Export jobs: the app enqueues, this process runs them (every instance does, on a shared queue).
+  // With metrics, the job runs are timed and counted (the app times its own renders).
   const jobServices: ExportJobServices = {
     designs: backends.designs,
     files: backends.files,
     meter: backends.meter,
     refunds,
     retention: backends.retention,
-    renderer: pool,
-    jobs: backends.jobs,
+    renderer: metrics ? metrics.instrumentRenderer(pool) : pool,
+    jobs: metrics ? metrics.instrumentJobStore(backends.jobs) : backends.jobs,
     queue: backends.queue,
     plans,
     webhooks: {
-      sender: createWebhookSender({ policy }),
+      sender: metrics ? metrics.instrumentWebhookSender(createWebhookSender({ policy })) : createWebhookSender({ policy }),
       secrets: createWebhookSecrets(backends.authState),
       policy,
       ...(options.webhookRetryScheduleMs ? { scheduleMs: options.webhookRetryScheduleMs } : {}),
@@ -191,7 +206,10 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     ...(options.jobRetryBaseMs !== undefined ? { baseRetryMs: options.jobRetryBaseMs } : {}),
   }
   const runJob = createExportJobHandler(jobServices, onError)
-  backends.queue.start(runJob, { concurrency: pool.threads, onGiveUp: runJob.onGiveUp })
+  const onGiveUp: typeof runJob.onGiveUp = metrics ? (job, reason) => (metrics.countAbandonedJob(), runJob.onGiveUp(job, reason)) : runJob.onGiveUp
+  backends.queue.start(runJob, { concurrency: pool.threads, onGiveUp })
+  metrics?.watchPool(pool)
+  metrics?.watchQueue(backends.queue)
 
   const litho = createLithoApp({
     designs: backends.designs,
@@ -214,6 +232,9 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     ...(withConsole ? { console: { assetsDir: consoleAssetsDir } } : {}),
     docs: options.docs ?? true,
     onError,
+    logger,
+    logRequests: options.logRequests ?? false,
+    ...(metrics ? { metrics, metricsEndpoint: options.metrics?.port === undefined ? { ...(options.metrics?.token ? { token: options.metrics.token } : {}) } : false } : {}),
   })
   // The outer app sees a malformed path first (h3 refuses it before routing).
   const app = new H3({ onError: malformedUrlResponse })
@@ -222,7 +243,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
   const workers = pool
   const readiness = createReadiness({ checks: backendChecks(backends, () => workers.ready()), report: (name, error) => log(`not ready: ${name}: ${(error as Error)?.message ?? String(error)}`) })
   const handler = toNodeHandler(app)
-  gate.open((req, res) => void handler(req, res), () => readiness.check())
+  gate.open(observer.inner((req, res) => void handler(req, res)), () => readiness.check())
   for (const line of backends.describe) log(line)
   log(`oauth issuer: ${auth.oauth.issuer(auth.orgId)}`)
   log(`render workers: ${pool.threads}`)
@@ -252,8 +273,10 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
       await backends!.queue.close()
       await pool!.close()
       await backends!.dispose()
+      await metricsServer?.close()
     })())
-  return { url, port, backends, pool, oauth: auth.oauth, orgId: auth.orgId, close }
+  const metricsUrl = metricsServer?.url ?? (metrics ? `${url}/metrics` : undefined)
+  return { url, port, backends, pool, oauth: auth.oauth, orgId: auth.orgId, close, ...(metrics ? { metrics } : {}), ...(metricsUrl ? { metricsUrl } : {}) }
 }
 
 /**

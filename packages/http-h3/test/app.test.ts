@@ -112,7 +112,7 @@ describe('mounting and options', () => {
     const response = await app.request(`/v1/${code}`, { headers: { 'dma-api-key': key } })
     expect(response.status).toBe(500)
     const body = (await response.json()) as Record<string, unknown>
-    expect(body).toEqual({ success: false, message: 'internal error', code: 'ERR_INTERNAL' })
+    expect(body).toEqual({ success: false, message: 'internal error', code: 'ERR_INTERNAL', requestId: response.headers.get('x-request-id') })
     expect(reported).toHaveLength(1)
     // And the failed render was refunded.
     expect(await h.meter.usage({ subject: user.id, window: '2026-11' })).toBe(0)

@@ -12,7 +12,8 @@ import { CHILD_ENV } from './_process.js'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'litho-packaging-'))
-afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+// The consumer install is large (sharp, resvg, fonts): removing it can outlast the 10 s default on a busy machine.
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 60_000)
 
 const run = (command: string, args: string[], cwd: string) =>
   new Promise<string>((resolve, reject) =>

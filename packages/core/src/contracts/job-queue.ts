@@ -130,4 +130,9 @@ export interface JobQueue {
   start(handler: (job: QueuedJob) => Promise<JobOutcome>, options: JobQueueStartOptions): void
   /** Stops taking jobs and waits for runs in flight; releases connections. */
   close(): Promise<void>
+  /**
+   * Jobs waiting to run (due or delayed, not running), on every instance of a shared queue.
+   * Optional, for metrics (`litho_export_queue_depth`); rejects when the backend cannot answer.
+   */
+  depth?(): Promise<number>
 }

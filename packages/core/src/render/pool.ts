@@ -33,8 +33,11 @@ export interface RenderPool extends Renderer {
   renderResolved(resolved: ResolvedDocument, output?: Partial<OutputOptions>): Promise<RenderResult>
   /** Number of worker threads. */
   readonly threads: number
-  /** Renders waiting for a worker, and renders finished since the pool started. */
-  stats(): { queued: number; completed: number }
+  /**
+   * Renders waiting for a worker, renders finished since the pool started, and the share of
+   * the workers' capacity spent rendering since then (0-1, piscina's `utilization`).
+   */
+  stats(): { queued: number; completed: number; utilization: number }
   /** Resolves when every worker has started and rendered its warm-up design. */
   ready(): Promise<void>
 }
@@ -129,7 +132,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
       return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
     },
-    stats: () => ({ queued: waiting + (piscina?.queueSize ?? 0), completed: piscina?.completed ?? 0 }),
+    stats: () => ({ queued: waiting + (piscina?.queueSize ?? 0), completed: piscina?.completed ?? 0, utilization: piscina?.utilization ?? 0 }),
     ready: () => warm,
     async close() {
       const pool = await loading.catch(() => undefined)

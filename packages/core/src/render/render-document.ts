@@ -44,6 +44,12 @@ export interface RenderResult {
   warnings: RenderWarning[]
   /** Every visible component's box, when the output options asked for it (`layout: true`). */
   layout?: RenderLayout
+  /**
+   * Whether the static-layer cache (docs/performance.md) served part of it: `hit` when a cached
+   * layer was reused, `miss` when the layers were drawn (and kept); absent when the render took
+   * the whole path (PDF, no cache, nothing static). For metrics.
+   */
+  layerCache?: 'hit' | 'miss'
 }
 
 /**
@@ -78,7 +84,7 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
   const { format, quality } = output
   const doc = resolved.document
   const prepared = await prepareDocument(resolved, context)
-  const done = (bytes: Uint8Array, layout: readonly RenderWarning[], boxes?: ReadonlyMap<string, DetectedBox>): RenderResult => ({
+  const done = (bytes: Uint8Array, layout: readonly RenderWarning[], boxes?: ReadonlyMap<string, DetectedBox>, layerCache?: 'hit' | 'miss'): RenderResult => ({
     bytes,
     contentType: CONTENT_TYPES[format],
     format,
@@ -87,12 +93,13 @@ export async function renderResolved(resolved: ResolvedDocument, output: OutputO
     variation: resolved.variation,
     warnings: finishWarnings(prepared, layout),
     ...(boxes ? { layout: layoutOf(resolved, boxes) } : {}),
+    ...(layerCache ? { layerCache } : {}),
   })
   // Raster formats reuse the static layers when they can (their boxes too); PDF stays vector.
   if (format !== 'pdf' && context.layers) {
     const detected = output.layout === true ? new Map<string, DetectedBox>() : undefined
     const layered = await renderLayered(resolved, { format, quality }, prepared, context.layers, undefined, detected)
-    if (layered) return done(layered.bytes, layered.warnings, detected)
+    if (layered) return done(layered.bytes, layered.warnings, detected, layered.reused ? 'hit' : 'miss')
   }
 
   const boxes = output.layout === true ? new Map<string, DetectedBox>() : undefined

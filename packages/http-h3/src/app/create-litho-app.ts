@@ -18,8 +18,13 @@ import { createOpenApiDocument } from '../openapi/document.js'
 import { createAppContext } from '../routes/app-context.js'
 import { mountRoutes } from '../routes/mount-routes.js'
 import { ROUTES } from '../routes/table.js'
+import type { LithoLogger } from '../observe/logger.js'
+import type { LithoMetrics } from '../observe/metrics.js'
+import { METRICS_PATH, metricsResponse, metricsTokenProblem } from '../observe/metrics-endpoint.js'
 import { mountConsole, type ConsoleOptions } from './console.js'
+import type { ErrorReportContext } from './errors.js'
 import { malformedUrlResponse } from './malformed-url.js'
+import { observeRequests } from './observe-requests.js'
 
 /** Options of {@link createLithoApp}: the adapters, and the addresses clients reach the app at. */
 export interface LithoAppOptions {
@@ -115,8 +120,27 @@ export interface LithoAppOptions {
   docs?: boolean
   /** Trust `X-Forwarded-For` for the client address of rate limits (behind a proxy). @default false */
   trustProxy?: boolean
-  /** Called with unexpected errors (500s, storage failures) for logging. @default console.error */
-  onError?: (error: unknown) => void
+  /**
+   * Called with unexpected errors (500s, storage failures) for logging, with the id of the
+   * request they happened in when there is one. @default `logger.error`, else console.error
+   */
+  onError?: (error: unknown, context?: ErrorReportContext) => void
+  /**
+   * Prometheus metrics (docs/metrics.md): pass `createLithoMetrics()`. The app counts its
+   * requests by route pattern and status, times its renders by format and cache, and counts
+   * render outcomes by error code. @default none
+   */
+  metrics?: LithoMetrics
+  /**
+   * `GET /metrics` on this app when `metrics` is given: `false` to serve the registry yourself
+   * (another port), or a `token` scrapers must send as `Authorization: Bearer <token>` (at
+   * least 16 characters). @default served, without a token
+   */
+  metricsEndpoint?: false | { token?: string }
+  /** Structured log (a pino logger fits): errors with their request id, and request lines with `logRequests`. @default none */
+  logger?: LithoLogger
+  /** One log line per request through `logger`: request id, method, route pattern, path, status, milliseconds. @default false */
+  logRequests?: boolean
 }
 
 /**
@@ -139,6 +163,9 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   const authUrl = options.authUrl === undefined ? baseUrl : normaliseAddress('authUrl', options.authUrl)
   if (!options.files.capabilities.presigned && options.signer === undefined)
     throw Object.assign(new TypeError(`Expected option signer: the ${options.files.name} file store's signed URLs are checked by the app`), { code: 'ERR_MISSING_OPTION' })
+  const token = options.metricsEndpoint ? options.metricsEndpoint.token : undefined
+  const tokenProblem = token === undefined ? undefined : metricsTokenProblem(token)
+  if (tokenProblem) throw Object.assign(new TypeError(`Expected option metricsEndpoint.token: ${tokenProblem}`), { code: 'ERR_INVALID_ARG_VALUE' })
   const addresses = { renderUrl, baseUrl, authUrl }
   let openapi: string | undefined
   const context = createAppContext(options, addresses, () => (openapi ??= JSON.stringify(createOpenApiDocument(addresses, ROUTES))))
@@ -146,7 +173,11 @@ export function createLithoApp(options: LithoAppOptions): H3 {
   const app = new H3({ onError: malformedUrlResponse })
   // Mounted into another app (even at '/'), this middleware still runs for our routes.
   app.use(withSecurityHeaders)
+  // Request ids on every answer (and in error bodies), metrics and request lines.
+  app.use(observeRequests({ metrics: options.metrics, logger: options.logger, logRequests: options.logRequests ?? false }))
   mountRoutes(app, ROUTES, context)
+  const metrics = options.metrics
+  if (metrics && options.metricsEndpoint !== false) app.get(METRICS_PATH, (event) => metricsResponse(event.req, metrics, { token }))
   if (options.console) mountConsole(app, options.console, addresses)
   return app
 }

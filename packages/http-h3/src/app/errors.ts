@@ -146,19 +146,37 @@ function invalidRequestOf(error: ZodError): LithoError {
 /** Which error bodies a route answers: Litho's JSON, or OAuth's (the authorization server's endpoints). */
 export type ErrorStyle = 'litho' | 'oauth'
 
+/** What an unexpected error is reported with: the id of the request it happened in. */
+export interface ErrorReportContext {
+  requestId?: string
+}
+
 /**
  * The error middleware of every Litho route, on h3's `onError`: what the route throws becomes
  * the response of {@link toErrorResponse} (or {@link toOAuthErrorResponse}). It is attached to
  * each route rather than to the app's `onError` option because a mounted h3 app's routes are
- * copied into the parent, which never calls the child's options (docs/mounting.md).
+ * copied into the parent, which never calls the child's options (docs/mounting.md). The error's
+ * code is left on `event.context.lithoErrorCode` (for the render metrics), and what is reported
+ * carries the request id.
  *
  * @example app.get('/v1/:design_id', handler, { middleware: [mapErrors('litho', console.error)] })
  */
-export function mapErrors(style: ErrorStyle, report: (error: unknown) => void): Middleware {
-  return onError((error) => {
+export function mapErrors(style: ErrorStyle, report: (error: unknown, context?: ErrorReportContext) => void): Middleware {
+  return onError((error, event) => {
     // h3 wraps what was thrown in an HTTPError marked `unhandled`; the original is its cause.
     const thrown = error.unhandled && error.cause !== undefined ? error.cause : error
-    return style === 'oauth' ? toOAuthErrorResponse(thrown, report) : toErrorResponse(thrown, report)
+    const context = event.context as { requestId?: string; lithoErrorCode?: string }
+    context.lithoErrorCode = errorCodeOf(thrown)
+    const reportHere = (reported: unknown) => report(reported, context.requestId === undefined ? {} : { requestId: context.requestId })
+    return style === 'oauth' ? toOAuthErrorResponse(thrown, reportHere) : toErrorResponse(thrown, reportHere)
   })
 }
 
+/** The code an error is answered with, e.g. `ERR_QUOTA_EXCEEDED`; `ERR_INTERNAL` for the unexpected. */
+function errorCodeOf(error: unknown): string {
+  if (LithoError.isInstance(error)) return error.code
+  if (error instanceof ZodError) return 'ERR_INVALID_REQUEST'
+  if (error instanceof BearerChallenge) return error.status === 400 ? 'ERR_INVALID_REQUEST' : error.status === 401 ? 'ERR_UNAUTHORIZED' : 'ERR_INSUFFICIENT_SCOPE'
+  if (error instanceof BearerVerifierUnavailableError || BodyTooLargeError.is(error)) return (error as { code: string }).code
+  return 'ERR_INTERNAL'
+}

@@ -6,6 +6,7 @@
  * @module app/malformed-url
  */
 import type { H3Event } from 'h3'
+import { REQUEST_ID_HEADER, requestIdOf } from '../observe/request-id.js'
 import { errorJson } from './errors.js'
 
 /** Longest excerpt of the path quoted in the message. */
@@ -25,6 +26,8 @@ export function malformedUrlResponse(_error: unknown, event: H3Event): Response 
   } catch {
     const quoted = pathname.length > QUOTE_CHARS ? `${pathname.slice(0, QUOTE_CHARS)}…` : pathname
     const message = `expected a path with valid percent-encoding (% and two hex digits, UTF-8), received ${JSON.stringify(quoted)}`
-    return errorJson(400, `path: ${message}`, { code: 'ERR_INVALID_REQUEST', issues: [{ path: 'path', message }] })
+    // No middleware ran: the request id is checked (or made) here, as observe-requests does.
+    const requestId = requestIdOf(event.req.headers.get(REQUEST_ID_HEADER))
+    return errorJson(400, `path: ${message}`, { code: 'ERR_INVALID_REQUEST', issues: [{ path: 'path', message }], requestId }, { [REQUEST_ID_HEADER]: requestId })
   }
 }

@@ -86,11 +86,15 @@ export const SERVE = defineCommandSpec({
     'shared-output-cache': { type: 'boolean', default: false },
     'no-console': { type: 'boolean', default: false },
     'no-docs': { type: 'boolean', default: false },
+    metrics: { type: 'boolean', default: false },
+    'metrics-port': { type: 'string' },
+    'log-level': { type: 'string' },
+    'log-format': { type: 'string' },
   },
   help: {
     json: { description: 'errors before it starts as {"error":{"code","message"}} on stderr (its log stays lines of text)' },
     port: { description: 'port to listen on (default: $PORT, else 3000; 0: any free port)', valueHint: 'N' },
-    host: { description: 'address to listen on (default: 127.0.0.1)', valueHint: 'HOST' },
+    host: { description: 'address to listen on (default: $LITHO_HOST, else 127.0.0.1; 0.0.0.0 in a container)', valueHint: 'HOST' },
     data: DATA_HELP,
     'public-url': { description: 'the origin clients reach the service at (default: $LITHO_PUBLIC_URL, else the listening address)', valueHint: 'URL' },
     threads: { description: 'render worker threads (default: $LITHO_RENDER_THREADS, else one per core)', valueHint: 'N' },
@@ -100,8 +104,35 @@ export const SERVE = defineCommandSpec({
     'shared-output-cache': { description: 'also keep repeated renders in the file store, shared by instances on it (or LITHO_OUTPUT_CACHE_SHARED=1)' },
     'no-console': { description: 'do not serve the web console at /console nor register its OAuth client (or LITHO_CONSOLE=0)' },
     'no-docs': { description: 'do not serve the API reference page at /docs (or LITHO_DOCS=0)' },
+    metrics: { description: 'serve Prometheus metrics at /metrics (or LITHO_METRICS=1; LITHO_METRICS_TOKEN asks scrapers for a bearer token)' },
+    'metrics-port': { description: 'serve /metrics on this port instead of the main one; implies --metrics (default: $LITHO_METRICS_PORT)', valueHint: 'N' },
+    'log-level': { description: 'trace, debug, info, warn, error, fatal or silent (default: $LITHO_LOG_LEVEL, else info)', valueHint: 'LEVEL' },
+    'log-format': { description: 'text (lines for people) or json (one pino object per line, every request logged) (default: $LITHO_LOG_FORMAT, else text)', valueHint: 'FORMAT' },
   },
 })
+
+/**
+ * The environment variable of each `litho serve` flag (the flag wins when both are given);
+ * `json` has none: it shapes the command's own errors, not the server. docs/serve.md lists them.
+ */
+export const SERVE_ENV: { readonly [K in keyof (typeof SERVE)['options']]: string | null } = {
+  json: null,
+  port: 'PORT',
+  host: 'LITHO_HOST',
+  data: 'LITHO_DATA_DIR',
+  'public-url': 'LITHO_PUBLIC_URL',
+  threads: 'LITHO_RENDER_THREADS',
+  'log-requests': 'LITHO_LOG_REQUESTS',
+  'hosted-retention-days': 'LITHO_HOSTED_RETENTION_DAYS',
+  'output-cache-mb': 'LITHO_OUTPUT_CACHE_MB',
+  'shared-output-cache': 'LITHO_OUTPUT_CACHE_SHARED',
+  'no-console': 'LITHO_CONSOLE',
+  'no-docs': 'LITHO_DOCS',
+  metrics: 'LITHO_METRICS',
+  'metrics-port': 'LITHO_METRICS_PORT',
+  'log-level': 'LITHO_LOG_LEVEL',
+  'log-format': 'LITHO_LOG_FORMAT',
+}
 
 /** `litho gc`. */
 export const GC = defineCommandSpec({

@@ -1,19 +1,21 @@
 /**
- * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N] [--output-cache-mb N] [--shared-output-cache] [--no-console] [--no-docs]`:
+ * `litho serve [--port 3000] [--host 127.0.0.1] [--data ./.litho] [--public-url URL] [--threads N] [--log-requests] [--hosted-retention-days N] [--output-cache-mb N] [--shared-output-cache] [--no-console] [--metrics] [--metrics-port N] [--log-level LEVEL] [--log-format text|json] [--no-docs]`:
  * serves the whole interface on one origin until SIGTERM or SIGINT, then finishes in-flight
- * requests and exits 0. Expired stored files are swept periodically (see `retention.ts`).
+ * requests and exits 0. Every flag has an environment variable (serve-settings.ts). Expired
+ * stored files are swept periodically (see `retention.ts`).
  *
  * @module commands/serve
  */
-import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { MAX_RETENTION_DAYS } from '../retention.js'
+import { createLogger } from '../observe/logger.js'
 import { startLithoServer, type LithoServer } from '../server.js'
 import { SERVE } from './definitions.js'
+import { readServeSettings } from './serve-settings.js'
 import { UsageError } from './usage-error.js'
 
 /** What `serve` needs from its surroundings. */
 export interface ServeCommandIo {
+  /** Where each log line goes (text, or one JSON object with `--log-format json`). */
   log(line: string): void
   env?: Record<string, string | undefined>
   /** Resolves when the process is asked to stop. @default the first SIGTERM or SIGINT */
@@ -32,46 +34,37 @@ export async function serveCommand(argv: string[], io: ServeCommandIo): Promise<
     options: SERVE.options,
   })
   if (positionals.length > 0) throw new UsageError(`serve takes no arguments, received ${JSON.stringify(positionals[0])}`)
-  const port = wholeNumber('--port', values.port ?? env.PORT ?? '3000', 0, 65_535)
-  const threads = values.threads === undefined && !env.LITHO_RENDER_THREADS ? undefined : wholeNumber('--threads', values.threads ?? env.LITHO_RENDER_THREADS!, 1, 256)
-  const publicUrl = values['public-url'] ?? (env.LITHO_PUBLIC_URL || undefined)
-  if (publicUrl !== undefined && !/^https?:\/\/[^/]/.test(publicUrl)) throw new UsageError(`--public-url: expected an http(s) URL, received ${JSON.stringify(publicUrl)}`)
-  // Unset here: the server reads LITHO_HOSTED_RETENTION_DAYS (unset: hosted files are kept).
-  const retention = values['hosted-retention-days']
-  const hostedRetentionDays = retention === undefined ? undefined : wholeNumber('--hosted-retention-days', retention, 1, MAX_RETENTION_DAYS)
-  const cacheMb = values['output-cache-mb'] ?? (env.LITHO_OUTPUT_CACHE_MB || undefined)
-  const maxBytes = cacheMb === undefined ? undefined : wholeNumber('--output-cache-mb', cacheMb, 0, 1_048_576) * 1024 * 1024
-  const shared = values['shared-output-cache'] || env.LITHO_OUTPUT_CACHE_SHARED === '1'
-  const dataDir = resolve(values.data ?? (env.LITHO_DATA_DIR || './.litho'))
+  const settings = readServeSettings(values, env)
+  // Text lines keep the start-up lines people (and the quick start) read; json is for log pipelines.
+  const logger = createLogger({ ...settings.log, write: io.log })
+  const { dataDir } = settings
 
   const stop = io.stopSignal ?? waitForStop(env)
   const server = await startLithoServer({
     dataDir,
-    port,
-    host: values.host ?? '127.0.0.1',
-    ...(publicUrl ? { publicUrl } : {}),
-    ...(threads ? { threads } : {}),
-    ...(hostedRetentionDays !== undefined ? { hostedRetentionDays } : {}),
-    outputCache: { ...(maxBytes !== undefined ? { maxBytes } : {}), shared },
+    port: settings.port,
+    host: settings.host,
+    ...(settings.publicUrl ? { publicUrl: settings.publicUrl } : {}),
+    ...(settings.threads ? { threads: settings.threads } : {}),
+    ...(settings.hostedRetentionDays !== undefined ? { hostedRetentionDays: settings.hostedRetentionDays } : {}),
+    outputCache: settings.outputCache,
     env,
-    logRequests: values['log-requests'] || env.LITHO_LOG_REQUESTS === '1',
-    console: !(values['no-console'] || env.LITHO_CONSOLE === '0'),
-    docs: !(values['no-docs'] || env.LITHO_DOCS === '0'),
-    log: io.log,
+    // A JSON log is for machines: it has a line per request unless asked for nothing but errors.
+    logRequests: settings.logRequests || settings.log.format === 'json',
+    console: settings.console,
+    docs: settings.docs,
+    ...(settings.metrics.enabled ? { metrics: { ...(settings.metrics.port !== undefined ? { port: settings.metrics.port } : {}), ...(settings.metrics.token ? { token: settings.metrics.token } : {}) } } : {}),
+    logger,
   })
-  io.log(`litho: serving ${server.url} (data: ${dataDir})`)
-  io.log(`litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com\` (it asks for the password)`)
+  logger.info({ url: server.url, dataDir }, `litho: serving ${server.url} (data: ${dataDir})`)
+  logger.info({}, `litho: OpenAPI at ${server.url}/openapi.json; create an account with \`pnpm litho users create --email you@example.com\` (it asks for the password)`)
+  if (server.metricsUrl) logger.info({ metricsUrl: server.metricsUrl }, `litho: metrics at ${server.metricsUrl}${settings.metrics.token ? ' (bearer token required)' : ''}`)
   io.onListening?.(server)
   const reason = await stop
-  io.log(`litho: ${reason.startsWith('SIG') ? `${reason} received` : reason}, finishing in-flight requests`)
+  logger.info({ reason }, `litho: ${reason.startsWith('SIG') ? `${reason} received` : reason}, finishing in-flight requests`)
   await server.close()
-  io.log('litho: stopped')
+  logger.info({}, 'litho: stopped')
   return 0
-}
-
-function wholeNumber(flag: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) throw new UsageError(`${flag}: expected a whole number from ${min} to ${max}, received ${JSON.stringify(raw)}`)
-  return Number(raw)
 }
 
 /** How often a server started by a package runner checks that the runner is still there. */

@@ -48,6 +48,7 @@ export const ErrorSchema = z.object({
     .enum(RENDER_LINK_REFUSALS)
     .optional()
     .meta({ description: 'Why a [signed render link](./signed-render-links.md) was refused (`code` `ERR_BAD_SIGNATURE`).' }),
+  requestId: z.string().optional().meta({ description: 'The request id, as in the `X-Request-Id` response header ([observability](./observability.md#request-ids)).' }),
 })
 
 /** The body of a 429: the quota used up. */
@@ -60,6 +61,7 @@ export const QuotaErrorSchema = z.object({
     remaining: z.number(),
     resetAt: dateTime('When the plan window resets: the 1st of next month, 00:00 UTC (next Monday or the next day on a weekly or daily plan).'),
   }),
+  requestId: z.string().optional().meta({ description: 'The request id, as in the `X-Request-Id` response header.' }),
 })
 
 /** A stored file's record. */

@@ -9,6 +9,7 @@ import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from
 import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
 import { getRequestIP, type H3Event } from 'h3'
 import type { LithoAppOptions } from '../app/create-litho-app.js'
+import type { ErrorReportContext } from '../app/errors.js'
 
 /** The path of the protected-resource metadata of the API (RFC 9728), relative to `{base_url}`. */
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource'
@@ -27,7 +28,8 @@ export interface AppContext {
   authUrl: string
   maxBodyBytes: number
   clock: Clock
-  report: (error: unknown) => void
+  /** Reports an unexpected error, with the id of the request it happened in. */
+  report: (error: unknown, context?: ErrorReportContext) => void
   /** The ports every service of `@litho/core` takes (renders, exports, lists, keys). */
   services: {
     designs: DesignStore
@@ -61,7 +63,11 @@ export interface AppContext {
  * @example const context = createAppContext(options, { renderUrl, baseUrl, authUrl }, () => JSON.stringify(document))
  */
 export function createAppContext(options: LithoAppOptions, addresses: { renderUrl: string; baseUrl: string; authUrl: string }, openApiDocument: () => string): AppContext {
-  const report = options.onError ?? ((error: unknown) => console.error('[litho]', error))
+  const logger = options.logger
+  const report =
+    options.onError ??
+    (logger ? (error: unknown, at?: ErrorReportContext) => logger.error({ err: error, ...(at?.requestId ? { reqId: at.requestId } : {}) }, 'error') : (error: unknown) => console.error('[litho]', error))
+  const metrics = options.metrics
   const clock = options.clock ?? { now: () => new Date() }
   return {
     options,
@@ -76,12 +82,12 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       meter: options.meter,
       refunds: { report, ...(options.refundLedger ? { ledger: options.refundLedger } : {}) },
       retention: options.retention,
-      renderer: options.renderer,
+      renderer: metrics ? metrics.instrumentRenderer(options.renderer) : options.renderer,
       clock,
       ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),
       ...(options.strictOverrides ? { strictOverrides: true } : {}),
       ...(options.renderLinks ? { renderLinks: options.renderLinks } : {}),
-      ...outputCacheOf(options, clock, report),
+      ...instrumented(outputCacheOf(options, clock, report), metrics),
       plans: plansOf(options.plans),
     },
     authenticateKey: createRenderKeyAuthenticator({ accounts: options.accounts, now: () => clock.now() }),
@@ -107,6 +113,11 @@ function outputCacheOf(options: LithoAppOptions, clock: Clock, report: (error: u
       onError: report,
     }),
   }
+}
+
+/** The output cache, timed by the metrics when the app has them. */
+function instrumented(cache: { outputCache?: OutputCache }, metrics: LithoAppOptions['metrics']): { outputCache?: OutputCache } {
+  return cache.outputCache && metrics ? { outputCache: metrics.instrumentOutputCache(cache.outputCache) } : cache
 }
 
 /** The app's plan table: `PLANS`, or the option checked by `parsePlanTable` (a TypeError naming the option and the field). */

@@ -235,6 +235,11 @@ export function fsJobQueue(options: FsJobQueueOptions): JobQueue {
     async release({ token }) {
       await withLock(token.id, () => rename(activePath(token.id), join(readyDir, readyName(token.notBefore, token.id))))
     },
+
+    async waiting() {
+      await ensureDirs()
+      return (await listReady()).length
+    },
   }
 
   return createLocalQueue(kit, backend, { ...common, name: 'fs', capabilities: { persistent: true, shared: false }, pollMs })

@@ -209,6 +209,8 @@ export interface LocalBackend<T> {
   finish(claimed: ClaimedJob<T>, end: RunEnd): Promise<void>
   /** Puts a claimed job back, unrun (claimed while the queue was closing). */
   release(claimed: ClaimedJob<T>): Promise<void>
+  /** Jobs waiting (due or delayed), not running: the queue's `depth`. */
+  waiting?(): Promise<number>
 }
 
 /** Options of {@link createLocalQueue}. */
@@ -343,6 +345,7 @@ export function createLocalQueue<T>(kit: QueueKit, backend: LocalBackend<T>, opt
   return {
     name: options.name,
     capabilities: options.capabilities,
+    ...(backend.waiting ? { depth: () => backend.waiting!() } : {}),
 
     async enqueue(job: { id: string; delayMs?: number }): Promise<void> {
       const { id, delayMs } = kit.readEnqueue(job)

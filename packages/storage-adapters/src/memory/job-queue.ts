@@ -73,6 +73,11 @@ export function memoryJobQueue(options: MemoryJobQueueOptions = {}): JobQueue {
       token.running = false
       token.runs -= 1
     },
+    async waiting() {
+      let count = 0
+      for (const entry of jobs.values()) if (!entry.running) count++
+      return count
+    },
   }
 
   return createLocalQueue(kit, backend, { ...common, name: 'memory', capabilities: { persistent: false, shared: false }, pollMs: Number.POSITIVE_INFINITY })

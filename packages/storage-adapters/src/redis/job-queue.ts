@@ -221,6 +221,15 @@ export function bullmqJobQueue(options: BullmqJobQueueOptions = {}): JobQueue {
       }
     },
 
+    async depth(): Promise<number> {
+      try {
+        const { queue } = await load()
+        return await queue.getJobCountByTypes('waiting', 'delayed', 'prioritized')
+      } catch (error) {
+        throw wrapError('depth', error)
+      }
+    },
+
     start(jobHandler, startOptions: JobQueueStartOptions): void {
       const read = kit.readStart(jobHandler, startOptions, onError)
       const concurrency = read.concurrency

@@ -60,7 +60,7 @@ export async function renderLayered(
   cache: LayerCache,
   times?: StageTimes,
   detected?: Map<string, DetectedBox>,
-): Promise<{ bytes: Uint8Array; warnings: RenderWarning[] } | undefined> {
+): Promise<{ bytes: Uint8Array; warnings: RenderWarning[]; reused: boolean } | undefined> {
   const plan = planLayers(resolved)
   const { width, height } = resolved
   if (!plan || !cache.fits(width * height * 4)) return undefined
@@ -76,6 +76,8 @@ export async function renderLayered(
     return undefined
   }
   const clock = { layout: 0, rasterize: 0 }
+  // Whether a static layer came from the cache (the render's `layerCache: 'hit'`).
+  let reused = false
 
   async function part(
     components: readonly Component[],
@@ -96,6 +98,7 @@ export async function renderLayered(
     if (key === undefined) return null
     const hit = cache.get(key)
     if (hit?.boxes || (hit && !detected)) {
+      reused = true
       fontWarnings.push(...hit.fontWarnings)
       if (detected) for (const [k, box] of hit.boxes!) detected.set(k, box)
       return hit
@@ -134,7 +137,7 @@ export async function renderLayered(
     }
     if (times) Object.assign(times, { ...clock, composite: composited - started, encode: now() - composited })
     const warnings = [...(below?.layoutWarnings ?? []), ...(dynamic?.warnings ?? []), ...(above?.layoutWarnings ?? [])]
-    return { bytes, warnings }
+    return { bytes, warnings, reused }
   } catch (error) {
     if (LithoError.isInstance(error)) throw error
     throw new LithoError('ERR_RENDER_FAILED', `${output.format} encoding failed: ${(error as Error).message}`, { cause: error })
