@@ -24,6 +24,11 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_DESIGN_NOT_FOUND: 404,
   ERR_KEY_NOT_FOUND: 404,
   ERR_EXPORT_NOT_FOUND: 404,
+  ERR_ASSET_NOT_FOUND: 404,
+  ERR_ASSET_INVALID: 422,
+  ERR_ASSET_TOO_LARGE: 413,
+  // A published design still draws the asset: deleting it would break that design's renders.
+  ERR_ASSET_IN_USE: 409,
   ERR_TEMPLATE_LIMIT: 403,
   // A refused signed render link: forged, expired, or its key revoked (docs/signed-render-links.md).
   ERR_BAD_SIGNATURE: 403,
