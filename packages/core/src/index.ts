@@ -201,6 +201,7 @@ export {
   getAsset,
   listAssets,
   MAX_ASSET_NAME_LENGTH,
+  parseDeleteAssetParams,
   parseListAssetsParams,
   publishedDesignsUsing,
   readAssetContent,
@@ -211,7 +212,7 @@ export {
 } from './assets/asset-services.js'
 export { assetIdOf, attachAssets, createAssetSource, type AssetSource, type AssetSourceOptions } from './assets/asset-source.js'
 export { ASSET_CONTENT_TYPES, MAX_ASSET_BYTES, MAX_ASSET_PIXELS, MAX_SVG_ASSET_BYTES, checkAsset, findUnsafeSvg, type AssetRefusalReason, type CheckedAsset } from './assets/validate-asset.js'
-export { AssetResourceSchema, DeletedAssetSchema, ListAssetsParamsSchema, PaginatedAssetsSchema, type AssetResource, type DeletedAsset, type PaginatedAssets } from './contracts/schemas/assets.js'
+export { AssetResourceSchema, DeleteAssetParamsSchema, DeletedAssetSchema, ListAssetsParamsSchema, PaginatedAssetsSchema, type AssetResource, type DeletedAsset, type PaginatedAssets } from './contracts/schemas/assets.js'
 // The bearer operations: designs, usage analytics, render keys (docs/http-reference.md)
 export type { BearerAccount, BearerServices } from './service/bearer-services.js'
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service/query.js'

@@ -10,6 +10,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
+  createAssetSource,
   createExportJobHandler,
   createRenderPool,
   DEFAULT_OUTPUT_CACHE_BYTES,
@@ -176,6 +177,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     refunds,
     retention: backends.retention,
     renderer: pool,
+    assetSource: createAssetSource({ assets: backends.assets, files: backends.files }),
     jobs: backends.jobs,
     queue: backends.queue,
     plans,
@@ -197,6 +199,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     meter: backends.meter,
     refundLedger: refunds.ledger,
     retention: backends.retention,
+    assets: backends.assets,
+    network: policy,
     signer: backends.signer,
     renderLinks: backends.renderLinks,
     renderer: pool,

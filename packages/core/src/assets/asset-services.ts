@@ -12,7 +12,7 @@ import type { Clock } from '../contracts/clock.js'
 import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore } from '../contracts/file-store.js'
 import type { Meter } from '../contracts/meter.js'
-import { ListAssetsParamsSchema, type AssetResource, type DeletedAsset, type PaginatedAssets } from '../contracts/schemas/assets.js'
+import { DeleteAssetParamsSchema, ListAssetsParamsSchema, type AssetResource, type DeletedAsset, type PaginatedAssets } from '../contracts/schemas/assets.js'
 import { toLithoIssues } from '../design/validate-design.js'
 import { LithoError } from '../errors.js'
 import { meterStorage, refundStorage } from '../quota/meter-storage.js'
@@ -20,7 +20,8 @@ import type { PlanId, PlanTable } from '../quota/plans.js'
 import { STORE_ID } from '../service/bearer-services.js'
 import { invalidRequest } from '../service/params.js'
 import { newId } from '../service/prepare-render.js'
-import { DEFAULT_PAGE_SIZE, parseQuery } from '../service/query.js'
+import { coerceQueryBoolean, DEFAULT_PAGE_SIZE, parseQuery, readParams } from '../service/query.js'
+import type { LithoIssue } from '../contracts/errors.js'
 import { checkAsset } from './validate-asset.js'
 
 /** The ports the asset operations run over. */
@@ -97,6 +98,22 @@ export async function uploadAsset(services: AssetServices, request: { account: A
 export function parseListAssetsParams(query: URLSearchParams): { page: number; limit: number } {
   const parsed = parseQuery(query, ListAssetsParamsSchema, ['$page', '$limit'])
   return { page: parsed.$page ?? 1, limit: parsed.$limit ?? DEFAULT_PAGE_SIZE }
+}
+
+/**
+ * Validates the query of `DELETE /assets/{id}`: `force` (`true`, `false`, `1` or `0`).
+ *
+ * @throws LithoError `ERR_INVALID_REQUEST` naming `force`.
+ * @example parseDeleteAssetParams(new URLSearchParams('force=true')) // { force: true }
+ */
+export function parseDeleteAssetParams(query: URLSearchParams): { force: boolean } {
+  const issues: LithoIssue[] = []
+  const raw = readParams(query, ['force'], [], issues)
+  coerceQueryBoolean(raw, 'force')
+  const parsed = DeleteAssetParamsSchema.safeParse(raw)
+  if (!parsed.success) issues.push(...toLithoIssues(parsed.error))
+  if (issues.length > 0) throw invalidRequest(issues)
+  return { force: parsed.data!.force ?? false }
 }
 
 /**

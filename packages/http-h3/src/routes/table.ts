@@ -12,6 +12,7 @@ import { createDesignRoute, deleteDesignRoute, publishDesignRoute, updateDesignR
 import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } from './discovery-routes.js'
 import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, listExportJobsRoute, queueExportJobRoute } from './export-routes.js'
 import { storedFileRoute } from './file-routes.js'
+import { deleteAssetRoute, getAssetContentRoute, getAssetRoute, listAssetsRoute, uploadAssetRoute } from './asset-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
 import { landingRoute } from './landing-route.js'
@@ -37,6 +38,11 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   publishDesignRoute,
   deleteDesignRoute,
   previewDesignRoute,
+  uploadAssetRoute,
+  listAssetsRoute,
+  getAssetRoute,
+  getAssetContentRoute,
+  deleteAssetRoute,
   exportRouteStream,
   exportRouteHosted,
   exportRouteSigned,

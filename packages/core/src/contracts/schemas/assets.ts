@@ -52,6 +52,15 @@ export const PaginatedAssetsSchema = z.object({
 export type PaginatedAssets = z.infer<typeof PaginatedAssetsSchema>
 
 /**
+ * The query of `DELETE /assets/{id}`: `force` deletes an asset even while published designs use it.
+ *
+ * @example DeleteAssetParamsSchema.parse({ force: true })
+ */
+export const DeleteAssetParamsSchema = z.object({
+  force: z.boolean({ error: 'expected true or false' }).optional().meta({ description: 'Delete even when published designs draw the asset (their renders then fail with `ERR_ASSET_NOT_FOUND`).', default: false }),
+})
+
+/**
  * The answer of `DELETE /assets/{id}`.
  *
  * @example DeletedAssetSchema.parse({ deleted: true, id: 'a_3Jx9Qm2LpZ7aK4tW' })
