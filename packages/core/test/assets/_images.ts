@@ -1,5 +1,6 @@
 // Images for the asset tests, made with sharp or written byte by byte where sharp cannot make
 // them (a PNG whose header lies about its size, a JPEG padded to an exact length).
+import { randomBytes } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import sharp from 'sharp'
 
@@ -13,6 +14,11 @@ export function noisyPng(width: number, height: number): Promise<Buffer> {
   const raw = Buffer.alloc(width * height * 3)
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919 + (i >> 5) * 31) & 0xff
   return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer()
+}
+
+/** A PNG of random pixels: it barely compresses, so its size is about width × height × 3 bytes. */
+export function randomPng(width: number, height: number): Promise<Buffer> {
+  return sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } }).png().toBuffer()
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
