@@ -238,3 +238,21 @@ describe('MCP upload_asset and list_assets', () => {
     expect((await call('list_assets', {})).isError).toBeFalsy()
   })
 })
+
+describe('previews and exports draw assets too', () => {
+  it("a draft preview and a stream export of the owner's design draw the asset; another owner's preview is refused naming the field", async () => {
+    const asset = await created(await upload(photo))
+    const doc = { version: 2, width: 120, height: 80, components: [{ type: 'image', key: 'pic', width: 120, height: 80, src: asset.ref }] }
+    const response = await api('/designs/v2', write, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Preview me', document: doc }) })
+    const design = (await response.json()) as { _id: string }
+    const preview = await api(`/designs/v2/${design._id}/preview`, read, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(preview.status, await preview.clone().text()).toBe(200)
+    expect(((await preview.json()) as { warnings: unknown[] }).warnings).toEqual([])
+    const exported = await api(`/designs/v2/${design._id}/export?draft=true&format=png`, write, { method: 'POST' })
+    expect(exported.status, await exported.clone().text()).toBe(200)
+    expect(sniff(new Uint8Array(await exported.arrayBuffer()))).toBe('png')
+    const theirs = await api('/designs/v2', othersWrite, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Borrowed', document: doc }) })
+    const borrowed = (await theirs.json()) as { _id: string }
+    await expectError(await api(`/designs/v2/${borrowed._id}/preview`, othersWrite, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 404, /^pic\.src: no asset of this account/)
+  })
+})

@@ -75,7 +75,7 @@ describe('litho assets', () => {
     expect(await failure(assetsUploadCommand, [png, '--email', ANN, '--owner', annId])).toBeInstanceOf(UsageError)
     expect(await failure(assetsUploadCommand, ['--email', ANN])).toBeInstanceOf(UsageError)
     const missing = await failure(assetsUploadCommand, [join(root, 'nope.png'), '--email', ANN])
-    expect(missing).toBeInstanceOf(CommandError)
+    expect(missing).toBeInstanceOf(UsageError)
     expect(missing.message).toMatch(/nope\.png: cannot be read \(ENOENT\)/)
     expect((await failure(assetsUploadCommand, [png, '--owner', 'u_nobody'])).code).toBe('ERR_USER_NOT_FOUND')
   })

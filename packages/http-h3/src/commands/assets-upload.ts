@@ -42,11 +42,12 @@ async function readImage(file: string): Promise<Uint8Array> {
   let size: number
   try {
     const info = await stat(file)
-    if (!info.isFile()) throw new CommandError(`${file}: not a file`)
+    if (!info.isFile()) throw new UsageError(`${file}: not a file`)
     size = info.size
   } catch (error) {
-    if (error instanceof CommandError) throw error
-    throw new CommandError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+    // An unreadable FILE is a call gone wrong (exit 2), as for designs import.
+    if (error instanceof UsageError) throw error
+    throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
   if (size > MAX_ASSET_BYTES) throw new CommandError(`${file}: the image is ${size} bytes, more than the limit of ${MAX_ASSET_BYTES} bytes`, 'ERR_ASSET_TOO_LARGE')
   return new Uint8Array(await readFile(file))
