@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { LithoError, storageUsage } from '@litho/core'
 import { CommandError, UsageError, assetsDeleteCommand, assetsListCommand, assetsUploadCommand, createBackends, designsImportCommand, usersCreateCommand, type AdminCommandIo } from '../src/index.js'
 import { noisyPng, svg } from '../../core/test/assets/_images.js'
+import { execFile } from 'node:child_process'
+import { CHILD_ENV, CLI } from './_process.js'
 
 const root = mkdtempSync(join(tmpdir(), 'litho-cli-assets-'))
 const data = join(root, 'data')
@@ -95,4 +97,16 @@ describe('litho assets', () => {
     expect((await run(assetsListCommand, ['--email', ANN])).assets.map((a: Json) => a.id)).not.toContain(asset.id)
     expect((await run(assetsListCommand, ['--email', BOB])).total).toBe(0)
   })
+})
+
+describe('the litho binary', () => {
+  it('assets upload --json: an image that is not accepted exits 1 with {"error":{"code","message"}} on stderr', async () => {
+    const text = join(root, 'binary-notes.png')
+    writeFileSync(text, 'just some text')
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) =>
+      execFile(process.execPath, [CLI, 'assets', 'upload', text, '--email', ANN, '--data', data, '--json'], { encoding: 'utf8', env: CHILD_ENV }, (error, _stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr })),
+    )
+    expect(code).toBe(1)
+    expect(JSON.parse(stderr.trim())).toMatchObject({ error: { code: 'ERR_ASSET_INVALID', message: expect.stringMatching(/^file: is text, not a PNG/) } })
+  }, 30_000)
 })
