@@ -176,6 +176,7 @@ describe('DELETE /assets/{id}', () => {
     await api('/designs/v2', write, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Draft only', document: doc }) })
     const body = await expectError(await api(`/assets/${asset.id}`, write, { method: 'DELETE' }), 409, /used by the published design "Uses the logo"; change it first, or delete with force=true/)
     expect(body.code).toBe('ERR_ASSET_IN_USE')
+    expect(body.designs).toEqual([{ id: design._id, name: 'Uses the logo' }])
     await expectError(await api(`/assets/${asset.id}?force=maybe`, write, { method: 'DELETE' }), 400, /force/)
     expect(await (await api(`/assets/${asset.id}?force=true`, write, { method: 'DELETE' })).json()).toEqual({ deleted: true, id: asset.id })
     expect((await api(`/assets/${asset.id}`, read)).status).toBe(404)

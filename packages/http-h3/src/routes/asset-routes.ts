@@ -9,7 +9,7 @@ import { AssetResourceSchema, DeleteAssetParamsSchema, DeletedAssetSchema, ListA
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { readBoundedRequest } from '../app/read-json-body.js'
-import { bearerErrors, errorBody, jsonResponse } from '../openapi/responses.js'
+import { UNKNOWN_PLAN, bearerErrors, errorBody, jsonResponse } from '../openapi/responses.js'
 import type { AppContext } from './app-context.js'
 import { defineRoute } from './define-route.js'
 import { hasVerifier } from './design-routes.js'
@@ -80,7 +80,7 @@ export const uploadAssetRoute = defineRoute({
     '201': jsonResponse('The stored asset.', AssetResourceSchema, undefined, EXAMPLE_ASSET),
     '400': errorBody('The multipart body has no `file` field, or does not parse.'),
     ...bearerErrors,
-    '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage is full (\`ERR_STORAGE_QUOTA\`).` },
+    '403': { ...bearerErrors['403'], description: `${bearerErrors['403'].description} Or: the plan's storage is full (\`ERR_STORAGE_QUOTA\`). Or: ${UNKNOWN_PLAN}` },
     '413': errorBody(`The image is larger than ${MAX_ASSET_BYTES} bytes (\`ERR_ASSET_TOO_LARGE\`), or an SVG larger than 1 MB.`),
     '422': errorBody('Not an accepted image (`ERR_ASSET_INVALID`; `message` says why: the format, more than the pixel limit, a corrupt file, an unsafe SVG).'),
   },
