@@ -172,8 +172,11 @@ describe('DELETE /assets/{id}', () => {
     const doc = { version: 2, width: 100, height: 80, components: [{ type: 'image', key: 'logo', width: 100, height: 80, src: asset.ref }] }
     const response = await api('/designs/v2', write, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Uses the logo', document: doc, publish: true }) })
     expect(response.status).toBe(201)
-    const design = (await response.json()) as { _id: string }
+    const design = (await response.json()) as { _id: string; renderCode: string }
     await api('/designs/v2', write, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Draft only', document: doc }) })
+    // Rendered once, so the asset's bytes are in the render cache before the delete.
+    const key = await h.createKey(user)
+    expect((await h.fetch(`/v1/${design.renderCode}?format=png`, { headers: { 'dma-api-key': key } })).status).toBe(200)
     const body = await expectError(await api(`/assets/${asset.id}`, write, { method: 'DELETE' }), 409, /used by the published design "Uses the logo"; change it first, or delete with force=true/)
     expect(body.code).toBe('ERR_ASSET_IN_USE')
     expect(body.designs).toEqual([{ id: design._id, name: 'Uses the logo' }])
@@ -181,6 +184,8 @@ describe('DELETE /assets/{id}', () => {
     expect(await (await api(`/assets/${asset.id}?force=true`, write, { method: 'DELETE' })).json()).toEqual({ deleted: true, id: asset.id })
     expect((await api(`/assets/${asset.id}`, read)).status).toBe(404)
     expect((await api(`/assets/${asset.id}?force=true`, write, { method: 'DELETE' })).status).toBe(404)
+    // Deleted is deleted for renders too, cache or not.
+    await expectError(await h.fetch(`/v1/${design.renderCode}?format=png`, { headers: { 'dma-api-key': key } }), 404, /^logo\.src: no asset of this account/)
     expect(design._id).toMatch(/^d_/)
   })
 })

@@ -37,8 +37,9 @@ const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024
 const ASSET_REF = /^asset:([A-Za-z0-9_-]{1,64})$/
 
 /**
- * An asset source over the stores, with a byte-bounded cache by asset id (no TTL: an asset never
- * changes; a deleted one may be served from the cache to renders already under way, no longer).
+ * An asset source over the stores, with a byte-bounded cache of asset bytes by id (no TTL: an
+ * asset's bytes never change). The record is read on every load, so a deleted asset or another
+ * account's is refused at once.
  *
  * @example const source = createAssetSource({ assets: memoryAssetStore(), files })
  */
@@ -47,13 +48,12 @@ export function createAssetSource(ports: { assets: Pick<AssetStore, 'get'>; file
   const cache = cacheBytes > 0 ? new LRUCache<string, AssetBytes & { owner: string }>({ max: 1024, maxSize: cacheBytes, sizeCalculation: (entry) => Math.max(1, entry.bytes.byteLength) }) : undefined
   return {
     async load(owner, id, field) {
-      const cached = cache?.get(id)
-      if (cached !== undefined) {
-        if (cached.owner !== owner) throw assetNotFound(id, field)
-        return { bytes: cached.bytes, contentType: cached.contentType }
-      }
+      // The record is read every time (a small read): ownership and deletion are the store's
+      // word, never the cache's. Only the bytes, which never change for an id, are cached.
       const record = await ports.assets.get(id)
       if (record === null || record.owner !== owner) throw assetNotFound(id, field)
+      const cached = cache?.get(id)
+      if (cached !== undefined) return { bytes: cached.bytes, contentType: record.contentType }
       const file = await ports.files.get(assetFileKey(record.owner, record.id))
       if (file === null) throw assetNotFound(id, field, `${field}: the file of asset "${id}" is missing from the file store`)
       if (cache !== undefined && file.bytes.byteLength <= cacheBytes) cache.set(id, { owner, bytes: file.bytes, contentType: record.contentType })
