@@ -152,7 +152,7 @@ export { CONTENT_TYPES, OUTPUT_FORMATS, type OutputFormat, type RenderWarning, t
 export type { RenderOptions, RenderResult } from './render/render-document.js'
 export type { ComponentBox, RenderLayout } from './render/component-layout.js'
 export { DEFAULT_FORMAT, DEFAULT_QUALITY, MASTER_VARIATION, resolveOutputOptions, type OutputOptions } from './render/defaults.js'
-export { resolveDesign, resolveDocument, type ResolveOptions, type ResolvedDocument } from './render/resolve-document.js'
+export { resolveDesign, resolveDocument, type AssetBytes, type ResolveOptions, type ResolvedDocument } from './render/resolve-document.js'
 export { createRenderer, render, type Renderer, type RendererOptions } from './render/renderer.js'
 export { createRenderPool, type RenderPool, type RenderPoolOptions } from './render/pool.js'
 export {
@@ -194,6 +194,25 @@ export { createOutputCache, DEFAULT_OUTPUT_CACHE_BYTES, DEFAULT_REMOTE_TTL_MS, t
 export { outputKey, OUTPUT_KEY_VERSION, type OutputKeyInput } from './service/output-key.js'
 export { bulkRender, type BulkRenderResult, type BulkResponseBody, type BulkResultRow } from './service/bulk-render.js'
 export { loadPublishedDesign, type DesignLookup } from './service/prepare-render.js'
+// The asset library (docs/assets.md)
+export {
+  assetFileKey,
+  deleteAsset,
+  getAsset,
+  listAssets,
+  MAX_ASSET_NAME_LENGTH,
+  parseDeleteAssetParams,
+  parseListAssetsParams,
+  publishedDesignsUsing,
+  readAssetContent,
+  toAssetResource,
+  uploadAsset,
+  type AssetAccount,
+  type AssetServices,
+} from './assets/asset-services.js'
+export { assetIdOf, attachAssets, createAssetSource, type AssetSource, type AssetSourceOptions } from './assets/asset-source.js'
+export { ASSET_CONTENT_TYPES, MAX_ASSET_BYTES, MAX_ASSET_PIXELS, MAX_SVG_ASSET_BYTES, checkAsset, findUnsafeSvg, type AssetRefusalReason, type CheckedAsset } from './assets/validate-asset.js'
+export { AssetResourceSchema, DeleteAssetParamsSchema, DeletedAssetSchema, ListAssetsParamsSchema, PaginatedAssetsSchema, type AssetResource, type DeletedAsset, type PaginatedAssets } from './contracts/schemas/assets.js'
 // The bearer operations: designs, usage analytics, render keys (docs/http-reference.md)
 export type { BearerAccount, BearerServices } from './service/bearer-services.js'
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './service/query.js'

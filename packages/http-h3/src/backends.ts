@@ -6,8 +6,8 @@
  *
  * | variable | effect |
  * |---|---|
- * | (none) | designs, accounts, meter, OAuth state, export jobs, the retention index and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/jobs`, `/retention`, `/files` |
- * | `LITHO_REDIS_URL` | designs, accounts, meter, OAuth state, job records and the retention index on Redis, the job queue on BullMQ (shared by many instances); files too unless S3 is configured |
+ * | (none) | designs, accounts, meter, OAuth state, export jobs, the retention index, asset records and files on the filesystem: `<dataDir>/designs`, `/accounts`, `/meter`, `/auth`, `/jobs`, `/retention`, `/assets`, `/files` |
+ * | `LITHO_REDIS_URL` | designs, accounts, meter, OAuth state, job records, the retention index and asset records on Redis, the job queue on BullMQ (shared by many instances); files too unless S3 is configured |
  * | `LITHO_REDIS_PREFIX` | prefix of every Redis key, `:`-separated `[A-Za-z0-9_-]` segments (default `litho`) |
  * | `LITHO_JOB_LOCK_MS`, `LITHO_JOB_STALLED_CHECK_MS` | with Redis: how long a worker's job lock lasts (default 10000) and how often stalled jobs are looked for (default 5000): a dead instance's jobs run elsewhere within about their sum, see job-queue-config.ts |
  * | `LITHO_S3_BUCKET` | files on S3; then `LITHO_S3_ENDPOINT` is required |
@@ -23,8 +23,9 @@
 import { chmod, mkdir } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { createUrlSigner, type RenderLinkSettings, type UrlSigner } from '@litho/core'
-import type { AccountStore, AuthStateStore, DesignStore, FileStore, JobQueue, JobStore, Meter, RetentionIndex } from '@litho/core/contracts'
+import type { AccountStore, AssetStore, AuthStateStore, DesignStore, FileStore, JobQueue, JobStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { fsRetentionIndex, redisRetentionIndex } from '@litho/storage-adapters/retention-index'
+import { fsAssetStore, redisAssetStore } from '@litho/storage-adapters/asset-store'
 import { bullmqJobQueue, fsJobQueue } from '@litho/storage-adapters/job-queue'
 import { fsJobStore, redisJobStore } from '@litho/storage-adapters/job-store'
 import { fsAuthStateStore, redisAuthStateStore } from '@litho/storage-adapters/auth-state-store'
@@ -57,6 +58,8 @@ export interface LithoBackends {
   jobs: JobStore
   /** Records of stored renders, for the retention sweep (`litho gc`, and periodically in `litho serve`). */
   retention: RetentionIndex
+  /** Records of uploaded images (docs/assets.md); their bytes are in `files`. */
+  assets: AssetStore
   /** The durable queue that runs export jobs (not started: the server starts it). */
   queue: JobQueue
   /** Signs and verifies the URLs of files the app serves itself (fs and Redis file stores). */
@@ -131,7 +134,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     return store
   }
 
-  let designs: DesignStore, accounts: AccountStore, meter: Meter, authState: AuthStateStore, jobs: JobStore, queue: JobQueue, retention: RetentionIndex
+  let designs: DesignStore, accounts: AccountStore, meter: Meter, authState: AuthStateStore, jobs: JobStore, queue: JobQueue, retention: RetentionIndex, assets: AssetStore
   if (redis) {
     const where = `redis (${redis.safeUrl}, prefix ${redis.prefix})`
     designs = keep(redisDesignStore({ url: redis.url, base: `${redis.prefix}:designs` }), `designs: ${where}`)
@@ -140,6 +143,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     authState = keep(redisAuthStateStore({ url: redis.url, base: `${redis.prefix}:auth` }), `oauth state: ${where}`)
     jobs = keep(redisJobStore({ url: redis.url, base: `${redis.prefix}:jobs` }), `export jobs: ${where}`)
     retention = keep(redisRetentionIndex({ url: redis.url, base: `${redis.prefix}:retention` }), `retention index: ${where}`)
+    assets = keep(redisAssetStore({ url: redis.url, base: `${redis.prefix}:assets` }), `assets: ${where}`)
     // Runs: the render retries, then up to 8 webhook attempts.
     queue = bullmqJobQueue({ url: redis.url, prefix: `${redis.prefix}:bull`, maxRuns: JOB_MAX_RUNS, ...jobTimings })
     describe.push(`job queue: bullmq (${redis.safeUrl}, prefix ${redis.prefix}:bull, lock ${jobTimings.lockDurationMs} ms, stalled check ${jobTimings.stalledIntervalMs} ms)`)
@@ -153,6 +157,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     authState = keep(fsAuthStateStore({ base: join(dataDir, 'auth') }), `oauth state: fs (${join(dataDir, 'auth')})`)
     jobs = keep(fsJobStore({ base: join(dataDir, 'jobs', 'records') }), `export jobs: fs (${join(dataDir, 'jobs', 'records')})`)
     retention = keep(fsRetentionIndex({ base: join(dataDir, 'retention') }), `retention index: fs (${join(dataDir, 'retention')})`)
+    assets = keep(fsAssetStore({ base: join(dataDir, 'assets') }), `assets: fs (${join(dataDir, 'assets')})`)
     queue = fsJobQueue({ dir: join(dataDir, 'jobs', 'queue'), maxRuns: JOB_MAX_RUNS })
     describe.push(`job queue: fs (${join(dataDir, 'jobs', 'queue')})`)
   }
@@ -190,6 +195,7 @@ export async function createBackends(options: BackendsOptions): Promise<LithoBac
     jobs,
     queue,
     retention,
+    assets,
     signer,
     renderLinks: links.settings,
     describe,

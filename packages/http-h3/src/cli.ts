@@ -75,6 +75,11 @@ const LITHO = defineCommand({
       export: command('export', SPECS.DESIGNS_EXPORT, async (argv) => (await import('./commands/designs-export.js')).designsExportCommand(argv, io)),
       delete: command('delete', SPECS.DESIGNS_DELETE, async (argv) => (await import('./commands/designs-delete.js')).designsDeleteCommand(argv, io)),
     }),
+    assets: group('assets', 'Manage the asset library (uploaded images): upload, list, delete', {
+      upload: command('upload', SPECS.ASSETS_UPLOAD, async (argv) => (await import('./commands/assets-upload.js')).assetsUploadCommand(argv, io)),
+      list: command('list', SPECS.ASSETS_LIST, async (argv) => (await import('./commands/assets-list.js')).assetsListCommand(argv, io)),
+      delete: command('delete', SPECS.ASSETS_DELETE, async (argv) => (await import('./commands/assets-delete.js')).assetsDeleteCommand(argv, io)),
+    }),
     usage: command('usage', SPECS.USAGE, async (argv) => (await import('./commands/usage.js')).usageCommand(argv, io)),
   },
 })

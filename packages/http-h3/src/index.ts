@@ -31,6 +31,12 @@ export { designsListCommand } from './commands/designs-list.js'
 export { designsExportCommand } from './commands/designs-export.js'
 /** `litho designs delete`: deletes a design, whose render URL answers 404 at once, e.g. `await designsDeleteCommand(['--email', 'ann@example.com', '--id', id], io)`. */
 export { designsDeleteCommand } from './commands/designs-delete.js'
+/** `litho assets upload`: stores an image in a user's asset library, e.g. `await assetsUploadCommand(['logo.png', '--email', 'ann@example.com'], io)`. */
+export { assetsUploadCommand } from './commands/assets-upload.js'
+/** `litho assets list`: a page of a user's assets, e.g. `await assetsListCommand(['--email', 'ann@example.com'], io)`. */
+export { assetsListCommand } from './commands/assets-list.js'
+/** `litho assets delete`: deletes an asset (refused while a published design draws it, unless `--force`), e.g. `await assetsDeleteCommand([id, '--email', 'ann@example.com'], io)`. */
+export { assetsDeleteCommand } from './commands/assets-delete.js'
 /** `litho usage`: a user's render counts (as `GET /analytics/api`) and plan quota, e.g. `await usageCommand(['--email', 'ann@example.com', '--group-by', 'week'], io)`. */
 export { usageCommand } from './commands/usage.js'
 /** `litho signing-keys rotate`: new URL- and/or token-signing keys, the old ones verifying until what they signed expires, e.g. `await signingKeysRotateCommand(['all'], io)`. */

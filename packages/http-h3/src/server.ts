@@ -10,6 +10,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
+  createAssetSource,
   createExportJobHandler,
   createRenderPool,
   DEFAULT_OUTPUT_CACHE_BYTES,
@@ -194,6 +195,7 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     refunds,
     retention: backends.retention,
     renderer: metrics ? metrics.instrumentRenderer(pool) : pool,
+    assetSource: createAssetSource({ assets: backends.assets, files: backends.files }),
     jobs: metrics ? metrics.instrumentJobStore(backends.jobs) : backends.jobs,
     queue: backends.queue,
     plans,
@@ -218,6 +220,8 @@ export async function startLithoServer(options: LithoServerOptions): Promise<Lit
     meter: backends.meter,
     refundLedger: refunds.ledger,
     retention: backends.retention,
+    assets: backends.assets,
+    network: policy,
     signer: backends.signer,
     renderLinks: backends.renderLinks,
     renderer: pool,

@@ -3,6 +3,7 @@
 import { createRenderPool, type RenderPool } from '@litho/core'
 import { worstCase } from '@litho/testing'
 import { H3 } from 'h3'
+import { memoryAssetStore } from '@litho/storage-adapters/asset-store'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHarness, expectError, RENDER_URL, type Harness } from './_harness.js'
 
@@ -127,7 +128,7 @@ describe('GET /openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0')
     expect(doc.servers).toEqual([{ url: RENDER_URL, description: '{render_url}' }])
     // Every route of the table is documented, mounted or not (see 'documents exactly what is mounted' below).
-    const everything = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY } })
+    const everything = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, assets: memoryAssetStore() })
     const full = (await (await everything.fetch('/openapi.json')).json()) as any
     await everything.close()
     expect(doc).toEqual(full)
@@ -305,8 +306,8 @@ const documented = (doc: any) =>
 describe('the OpenAPI document and the mounted routes', () => {
   let h: Harness
   beforeAll(async () => {
-    // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files, the API reference page.
-    h = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true })
+    // Every option on: a bearer verifier, the built-in authorization server, jobs with webhooks, app-served files, the API reference page, assets.
+    h = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true, assets: memoryAssetStore() })
   })
   afterAll(() => h.close())
 
@@ -343,7 +344,7 @@ describe('the OpenAPI document and the mounted routes', () => {
 
   it('mounted under a prefix in another h3 app: routes, errors, discovery documents and the OpenAPI servers name the prefix', async () => {
     const base = `${RENDER_URL}/litho`
-    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true, renderUrl: base })
+    const litho = await createHarness({ withOAuth: {}, withJobs: {}, renderLinks: { masterKey: LINK_MASTER_KEY }, docs: true, renderUrl: base, assets: memoryAssetStore() })
     try {
       const parent = new H3()
       parent.get('/', () => 'parent home')

@@ -54,6 +54,7 @@ describe('createBackends › the embedded default', () => {
       `oauth state: fs (${join(dataDir, 'auth')})`,
       `export jobs: fs (${join(dataDir, 'jobs', 'records')})`,
       `retention index: fs (${join(dataDir, 'retention')})`,
+      `assets: fs (${join(dataDir, 'assets')})`,
       `job queue: fs (${join(dataDir, 'jobs', 'queue')})`,
       `files: fs (${join(dataDir, 'files')})`,
       `url signing key: file (${join(dataDir, SIGNING_KEY_FILE)})`,
@@ -221,6 +222,7 @@ describe('createBackends › Redis', () => {
     expect(a.describe).toContain(`designs: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     expect(a.describe).toContain(`oauth state: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     expect(a.describe).toContain(`retention index: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
+    expect(a.describe).toContain(`assets: redis (${REDIS_URL}, prefix ${REDIS_PREFIX})`)
     expect(a.describe).toContain(`job queue: bullmq (${REDIS_URL}, prefix ${REDIS_PREFIX}:bull, lock 10000 ms, stalled check 5000 ms)`)
     // Real round trips (Redis must be there: this never skips), seen by the other instance.
     await a.designs.create(design('d_redis', 'u_redis'))

@@ -34,6 +34,9 @@ const COMMANDS: Array<[string, CommandSpec]> = [
   ['designs list', SPECS.DESIGNS_LIST],
   ['designs export', SPECS.DESIGNS_EXPORT],
   ['designs delete', SPECS.DESIGNS_DELETE],
+  ['assets upload', SPECS.ASSETS_UPLOAD],
+  ['assets list', SPECS.ASSETS_LIST],
+  ['assets delete', SPECS.ASSETS_DELETE],
   ['usage', SPECS.USAGE],
 ]
 

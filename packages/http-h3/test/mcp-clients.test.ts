@@ -31,7 +31,7 @@ const EMAIL = 'mcp-clients@example.com'
 const PASSWORD = 'mcp clients battery staple'
 const REDIRECT = 'http://127.0.0.1:8090/callback'
 const ORG = 'acme'
-const TOOLS = ['create_design', 'delete_design', 'get_design', 'get_design_guide', 'get_render_config', 'list_designs', 'publish_design', 'render_preview', 'update_design']
+const TOOLS = ['create_design', 'delete_design', 'get_design', 'get_design_guide', 'get_render_config', 'list_assets', 'list_designs', 'publish_design', 'render_preview', 'update_design', 'upload_asset']
 
 const dataDir = mkdtempSync(join(tmpdir(), 'litho-mcp-clients-'))
 let server: LithoServer

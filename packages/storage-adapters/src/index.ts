@@ -86,6 +86,17 @@ export {
   type UnstorageRetentionIndexOptions,
 } from './retention-index.js'
 
+/** Records of uploaded images (docs/assets.md), e.g. `redisAssetStore({ url })`; `fsAssetStore({ base })` for one process. */
+export {
+  fsAssetStore,
+  memoryAssetStore,
+  redisAssetStore,
+  unstorageAssetStore,
+  type FsAssetStoreOptions,
+  type RedisAssetStoreOptions,
+  type UnstorageAssetStoreOptions,
+} from './asset-store.js'
+
 /** Durable job queues: `memoryJobQueue()` (tests), `fsJobQueue({ dir })` (one process), `bullmqJobQueue({ url })` (BullMQ on Redis, loaded at the first call). */
 export {
   bullmqJobQueue,

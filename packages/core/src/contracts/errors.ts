@@ -70,6 +70,14 @@ export type LithoErrorCode =
    * it); `details` has `plan` and `known` (the table's names). Nothing was metered.
    */
   | 'ERR_UNKNOWN_PLAN'
+  /** No asset has this id for this account (unknown, deleted, or another account's); `details.field` names where it was referred to. */
+  | 'ERR_ASSET_NOT_FOUND'
+  /** An uploaded asset is not an accepted image (format, pixels, an SVG with scripts or external references); `details.reason` says which. */
+  | 'ERR_ASSET_INVALID'
+  /** An uploaded asset is larger than the 10 MB limit. */
+  | 'ERR_ASSET_TOO_LARGE'
+  /** A published design uses the asset; `details.designs` names them. Delete with `force` to delete anyway. */
+  | 'ERR_ASSET_IN_USE'
 
 const CODES = {
   ERR_INVALID_DESIGN: true,
@@ -96,6 +104,10 @@ const CODES = {
   ERR_INSUFFICIENT_SCOPE: true,
   ERR_EXPORT_ABANDONED: true,
   ERR_UNKNOWN_PLAN: true,
+  ERR_ASSET_NOT_FOUND: true,
+  ERR_ASSET_INVALID: true,
+  ERR_ASSET_TOO_LARGE: true,
+  ERR_ASSET_IN_USE: true,
 } as const satisfies Record<LithoErrorCode, true>
 
 /** Every {@link LithoErrorCode}, e.g. to document them or to check a code read from JSON. */

@@ -22,6 +22,7 @@ export type { AccountStore, KeyRecord, UserRecord } from './account-store.js'
 export type { FileStore, FileStoreCapabilities, FileVisibility, StoredFile } from './file-store.js'
 export type { Clock } from './clock.js'
 export type { RetainedFile, RetentionIndex } from './retention-index.js'
+export type { AssetRecord, AssetStore } from './asset-store.js'
 export { JOB_STATUSES, MAX_LISTED_JOBS, type JobOutcome, type JobQueue, type JobQueueStartOptions, type JobRecord, type JobStatus, type JobStore, type QueuedJob, type WebhookAttempt } from './job-queue.js'
 
 // Errors

@@ -55,7 +55,7 @@ const SUMMARIES: Record<ComponentType, string> = {
     'In a group with `layout`, `height: "auto"` makes the box hug its lines, so a one-line title lets the components after it move up. ' +
     'Right-to-left scripts (Arabic, Hebrew) are detected automatically.',
   image:
-    'An image from an https URL or a `data:image/…` URI, drawn into its box: `fit: "cover"` fills the box and crops (keeping `focus` near the centre), ' +
+    'An image from an https URL, a `data:image/…` URI or an uploaded asset (`asset:<id>`), drawn into its box: `fit: "cover"` fills the box and crops (keeping `focus` near the centre), ' +
     '`"contain"` fits the whole image inside it, `"fill"` stretches. `radius` rounds the corners. Keep `src` dynamic to swap the picture per render.',
   shape:
     'A rectangle, ellipse or line. Rectangles and ellipses are painted with `fill` (a colour or a gradient) and outlined with `stroke`; ' +
@@ -86,7 +86,7 @@ function overviewText(limits: Limits): string {
 
 **Fonts.** \`fontFamily\` \`"sans-serif"\`, \`"serif"\` and \`"monospace"\` always work with no setup: they are the built-in Inter, Noto Serif and JetBrains Mono, which may also be named directly. Emoji, Arabic and Hebrew characters fall back to built-in fonts automatically; Chinese, Japanese and Korean do too wherever the optional \`@litho/fonts-cjk\` package is installed (the service ships it; without it a render reports a \`missing_glyphs\` warning). For another font add a face to \`fonts\` — \`{ "family": "Brand", "src": "https://example.com/brand-bold.woff2", "weight": 700 }\` — and use \`"fontFamily": "Brand"\`.
 
-**Images.** \`src\` is an https URL or a \`data:image/…\` URI (JPEG, PNG, WebP, GIF, AVIF or SVG). File paths and other schemes are rejected.
+**Images.** \`src\` is an https URL, a \`data:image/…\` URI (JPEG, PNG, WebP, GIF, AVIF or SVG) or \`asset:<id>\`, an image uploaded to the account's asset library (\`POST /assets\`, the MCP tool \`upload_asset\`): the server draws it from its own storage, and only the designs of the account that uploaded it may use it. File paths and other schemes are rejected.
 
 **Dynamic fields and overrides.** A component's \`dynamic\` lists the fields a render may override. Omitted, the type's default list applies (${defaults}); \`[]\` fixes the component. A render addresses a field as \`key.field\`: \`?title.text=Summer%20sale\` in a query string, or \`{ "title.text": "Summer sale" }\` or \`{ "title": { "text": "Summer sale" } }\` in a JSON body. Keys are unique in the whole document, so a component inside a group is addressed by its own key. The render config's \`data.flatten\` lists every overridable field with its current value (\`{ "title.text": "Aurora Wireless Headphones", "photo.src": "https://…" }\`); \`data.pure\` is the same, nested by key. Query-string values are converted to the field's type (number, boolean); a value that is invalid for the field (a malformed colour, a word for a number) fails that render with a message naming the field. A bare key, an unknown key or a field not in \`dynamic\` changes nothing and is reported back as a warning.
 

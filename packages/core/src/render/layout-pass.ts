@@ -47,7 +47,7 @@ export function visibleComponents(components: readonly Component[]): Component[]
   return out
 }
 
-async function prepareImages(components: readonly Component[], scale: number, images: ImageLoader): Promise<Map<string, PreparedImage>> {
+async function prepareImages(components: readonly Component[], scale: number, images: ImageLoader, assets: ResolvedDocument['assets']): Promise<Map<string, PreparedImage>> {
   const prepared = new Map<string, PreparedImage>()
   await Promise.all(
     components.map(async (c) => {
@@ -55,7 +55,7 @@ async function prepareImages(components: readonly Component[], scale: number, im
       const inner = innerSize(c)
       if (inner.width < 1 || inner.height < 1) return
       try {
-        prepared.set(c.key, await images.prepare(c.src, { width: inner.width, height: inner.height, fit: c.fit, focus: c.focus, scale }))
+        prepared.set(c.key, await images.prepare(c.src, { width: inner.width, height: inner.height, fit: c.fit, focus: c.focus, scale }, assets))
       } catch (error) {
         if (LithoError.isInstance(error))
           throw new LithoError(error.code, `${c.key}: ${error.message}`, { cause: error, details: { ...error.details, component: c.key } })
@@ -86,7 +86,7 @@ export async function prepareDocument(resolved: ResolvedDocument, context: Rende
   const visible = visibleComponents(doc.components)
   const texts = visible.filter((c): c is TextComponent => c.type === 'text')
   const runs: TextRun[] = texts.map((t) => ({ key: t.key, fontFamily: t.fontFamily, weight: t.fontWeight, style: t.fontStyle, text: t.text }))
-  const [fonts, images] = await Promise.all([selectFonts(runs, doc.fonts, context.fetchFont), prepareImages(visible, resolved.scale, context.images)])
+  const [fonts, images] = await Promise.all([selectFonts(runs, doc.fonts, context.fetchFont), prepareImages(visible, resolved.scale, context.images, resolved.assets)])
   const fitted = await fitTexts(texts, fonts)
   return { fonts, images, fittedSizes: fitted.sizes, warnings: [...resolved.warnings, ...fitted.warnings] }
 }

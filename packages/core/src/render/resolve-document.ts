@@ -28,6 +28,17 @@ export interface ResolvedDocument extends ResolvedVariation {
    * the static layers the older one left (docs/performance.md, "Static-layer cache").
    */
   source?: { designId: string; version: string }
+  /**
+   * The bytes of the assets the document draws (`asset:<id>` sources), by id, attached by the
+   * services from the asset store (assets/asset-source). Without it an `asset:` source fails.
+   */
+  assets?: Map<string, AssetBytes>
+}
+
+/** An asset's bytes as a render receives them. */
+export interface AssetBytes {
+  bytes: Uint8Array
+  contentType: string
 }
 
 /** What {@link resolveDesign} applies, e.g. `{ overrides: 'title.text=Hi', variation: 'story' }`. */

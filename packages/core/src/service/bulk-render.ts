@@ -101,7 +101,7 @@ export async function bulkRender(services: RenderServices, input: { account: Ren
       const { index, prepared, format, quality } = ready[next++]!
       const row = rows[index]!
       try {
-        const result = await renderPreparedDocument(services.renderer, prepared, { format, quality })
+        const result = await renderPreparedDocument(services.renderer, prepared, { format, quality }, services.assetSource)
         const stored = await storeRender(services, result, {
           account,
           renderId: `${bulkId}-${index}`,

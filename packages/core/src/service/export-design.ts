@@ -152,5 +152,5 @@ export async function prepareExport(
   else if (isPresent(record.design)) [source, stored] = ['published', record.design]
   else if (isPresent(record.draft)) throw notFound(request.id, `design "${record.id}" is not published; pass draft=true to export its draft`)
   else throw notFound(request.id, `design "${record.id}" has neither a published version nor a draft`)
-  return { prepared: prepareRender({ id: record.id, document: validateDesign(stored) }, request.overrides, request.params.variation), source }
+  return { prepared: prepareRender({ id: record.id, ownerId: record.ownerId, document: validateDesign(stored) }, request.overrides, request.params.variation), source }
 }

@@ -37,6 +37,7 @@ import { EXPORT_DEFAULT_FORMAT, exportOverrides, parseExportParams, prepareExpor
 import { DEFAULT_EXPIRES_IN_MINUTES, invalidRequest } from './params.js'
 import { exportPollPath, getExportJob, webhookPayload, webhookPayloadAt, type ExportJobView } from './export-job-view.js'
 import { newId, renderPreparedDocument, type RendererPort } from './prepare-render.js'
+import type { AssetSource } from '../assets/asset-source.js'
 
 export { exportPollPath, getExportJob, webhookPayload, webhookPayloadAt, type ExportJobView }
 import { clockOf, type QuotaState } from './services.js'
@@ -55,6 +56,8 @@ export interface ExportJobServices {
   /** Records stored files for the retention sweep (`sweepStoredFiles`). */
   retention?: RetentionIndex
   renderer: RendererPort
+  /** Where renders load the assets documents draw (docs/assets.md). @default none */
+  assetSource?: AssetSource
   jobs: JobStore
   queue: Pick<JobQueue, 'enqueue'>
   clock?: Clock
@@ -231,7 +234,7 @@ export function createExportJobHandler(services: ExportJobServices, report: (err
     await save(record)
     try {
       const { prepared } = await prepareExport(services, { account: { id: record.ownerId }, id: record.designId, params: request.params, overrides: overridesOf(request) })
-      const rendered = await renderPreparedDocument(services.renderer, prepared, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? DEFAULT_QUALITY })
+      const rendered = await renderPreparedDocument(services.renderer, prepared, { format: request.params.format ?? EXPORT_DEFAULT_FORMAT, quality: request.params.quality ?? DEFAULT_QUALITY }, services.assetSource)
       // The file key is the export id: a re-run after a crash overwrites, never duplicates.
       const stored = await storeRender(services, rendered, {
         // A record is JSON from a store: anything but a plan of the table counts without a limit.

@@ -6,6 +6,7 @@
  * @module service/prepare-render
  */
 import { randomBytes } from 'node:crypto'
+import { attachAssets, type AssetSource } from '../assets/asset-source.js'
 import type { DesignStore } from '../contracts/design-store.js'
 import { LithoError } from '../errors.js'
 import { applyOverrides, dynamicOverrideKeys, type OverrideInput } from '../design/overrides.js'
@@ -22,6 +23,8 @@ import type { RenderWarning } from '../render/types.js'
 /** A design ready to render: the document with overrides applied, and what was ignored. */
 export interface PreparedRender {
   designId: string
+  /** The account that owns the design: the assets it draws must be this account's. */
+  ownerId?: string
   /** The base document with the overrides applied (before the variation). */
   document: DesignDocument
   /** The same, resolved to the variation: what the renderer lays out. */
@@ -43,7 +46,7 @@ export type DesignLookup = Pick<DesignStore, 'getByRenderCode'> & Partial<Pick<D
  *
  * @throws LithoError `ERR_DESIGN_NOT_FOUND`; `ERR_INVALID_DESIGN` if the stored document is broken.
  */
-export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; document: DesignDocument; version: string }> {
+export async function loadPublishedDesign(designs: DesignLookup, ownerId: string, renderCode: string): Promise<{ id: string; ownerId: string; document: DesignDocument; version: string }> {
   const record = RENDER_CODE.test(renderCode) ? await designs.getByRenderCode(renderCode) : null
   if (record === null || record.ownerId !== ownerId || record.design === null || record.design === undefined)
     throw new LithoError('ERR_DESIGN_NOT_FOUND', `no published design has the render code "${renderCode.slice(0, 64)}"${await designIdHint(designs, ownerId, renderCode)}`, {
@@ -53,7 +56,7 @@ export async function loadPublishedDesign(designs: DesignLookup, ownerId: string
   // digest of the content, since two writes may carry the same updatedAt (one millisecond, or
   // instances whose clocks differ).
   const document = validateStoredDesign(record.id, record.design)
-  return { id: record.id, document, version: `${record.updatedAt}~${documentDigest(document)}` }
+  return { id: record.id, ownerId, document, version: `${record.updatedAt}~${documentDigest(document)}` }
 }
 
 /**
@@ -78,7 +81,7 @@ async function designIdHint(designs: DesignLookup, ownerId: string, value: strin
  *
  * @throws LithoError `ERR_INVALID_OVERRIDE`, `ERR_UNKNOWN_VARIATION`, `ERR_INVALID_DESIGN`.
  */
-export function prepareRender(design: { id: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined, options: { strict?: boolean | undefined } = {}): PreparedRender {
+export function prepareRender(design: { id: string; ownerId?: string; document: DesignDocument; version?: string }, overrides: OverrideInput | readonly OverrideInput[] | undefined, variation: string | undefined, options: { strict?: boolean | undefined } = {}): PreparedRender {
   const applied = overrides === undefined ? { document: design.document, applied: [], ignored: [] } : applyOverrides(design.document, overrides)
   if (options.strict === true && applied.ignored.length > 0) refuseIgnoredOverrides(applied.ignored, dynamicOverrideKeys(design.document))
   // The overrides are applied once, above; the variation is resolved on the result.
@@ -86,6 +89,7 @@ export function prepareRender(design: { id: string; document: DesignDocument; ve
   const warnings: RenderWarning[] = applied.ignored.map((i) => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message, ...(i.suggestion ? { suggestion: i.suggestion } : {}) }))
   return {
     designId: design.id,
+    ...(design.ownerId === undefined ? {} : { ownerId: design.ownerId }),
     document: applied.document,
     resolved: { ...resolved, overridden: applied.applied, warnings, ...(design.version === undefined ? {} : { source: { designId: design.id, version: design.version } }) },
     variation: resolved.variation,
@@ -102,11 +106,15 @@ export type RendererPort = Pick<Renderer, 'render' | 'renderResolved'>
  * Renders a prepared design without resolving it again: through `renderResolved` when the
  * renderer offers it (the pool and `createRenderer` do), else through `render` with the
  * overridden document and the variation (a renderer an embedder wrote with `render` only).
- * The prepared warnings are the caller's to add: `resolved.warnings` repeats them.
+ * The prepared warnings are the caller's to add: `resolved.warnings` repeats them. The assets the
+ * document draws (`asset:<id>`) are loaded from `assets` for the design's owner first.
+ *
+ * @throws LithoError `ERR_ASSET_NOT_FOUND` naming the field for an asset that is not the owner's.
  */
-export async function renderPreparedDocument(renderer: RendererPort, prepared: PreparedRender, output: OutputOptions): Promise<RenderResult> {
+export async function renderPreparedDocument(renderer: RendererPort, prepared: PreparedRender, output: OutputOptions, assets?: AssetSource): Promise<RenderResult> {
   if (typeof renderer.renderResolved === 'function') {
-    return renderer.renderResolved({ ...prepared.resolved, warnings: [] }, output)
+    const resolved = prepared.ownerId === undefined ? prepared.resolved : await attachAssets(prepared.resolved, assets, prepared.ownerId)
+    return renderer.renderResolved({ ...resolved, warnings: [] }, output)
   }
   return renderer.render(prepared.document, { ...output, variation: prepared.variation })
 }

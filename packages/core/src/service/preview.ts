@@ -6,6 +6,7 @@
  * @module service/preview
  */
 import { loadSharp } from '../_internal/load-sharp.js'
+import { attachAssets, type AssetSource } from '../assets/asset-source.js'
 import * as z from 'zod'
 import { expected, invalidRequest, wholeNumber } from '../_internal/messages.js'
 import { applyOverrides, dynamicOverrideKeys } from '../design/overrides.js'
@@ -164,7 +165,7 @@ export interface DesignPreview {
  * const preview = await previewDesign({ designs, renderer }, { account: { id: 'u_1' }, id: 'd_3Jx9Qm2LpZ7a', overrides: { 'title.text': 'Hi' } })
  * fs.writeFileSync('preview.png', preview.bytes)
  */
-export async function previewDesign(services: Pick<AuthoringServices, 'designs' | 'renderer'>, request: PreviewDesignRequest): Promise<DesignPreview> {
+export async function previewDesign(services: Pick<AuthoringServices, 'designs' | 'renderer'> & { assetSource?: AssetSource | undefined }, request: PreviewDesignRequest): Promise<DesignPreview> {
   const input = parseInput(PreviewDesignInputSchema, {
     id: request.id,
     source: request.source,
@@ -189,7 +190,7 @@ export async function previewDesign(services: Pick<AuthoringServices, 'designs' 
     warnings.push(...applied.ignored.map((i): RenderWarning => ({ code: 'override_ignored', key: i.key, reason: i.reason, message: i.message })))
   }
 
-  const rendered = await renderLeavingOutBrokenImages(services.renderer, document, input.variation, warnings, request.layout === true)
+  const rendered = await renderLeavingOutBrokenImages(services.renderer, document, input.variation, warnings, request.layout === true, { source: services.assetSource, owner: record.ownerId })
   const maxSide = input.maxSide ?? DEFAULT_PREVIEW_MAX_SIDE
   const long = Math.max(rendered.width, rendered.height)
   let { bytes, width, height } = rendered
@@ -265,6 +266,7 @@ async function renderLeavingOutBrokenImages(
   variation: string | undefined,
   warnings: PreviewWarning[],
   layout: boolean,
+  assets: { source: AssetSource | undefined; owner: string },
 ): Promise<RenderResult> {
   let images = 0
   walkComponents(document.components, (c) => {
@@ -275,7 +277,7 @@ async function renderLeavingOutBrokenImages(
   for (;;) {
     try {
       // The document is validated (and overridden) already: resolve the variation, render.
-      if (typeof renderer.renderResolved === 'function') return await renderer.renderResolved(resolveDesign(current, { variation }), { format: 'png', quality: DEFAULT_QUALITY, ...(layout ? { layout } : {}) })
+      if (typeof renderer.renderResolved === 'function') return await renderer.renderResolved(await attachAssets(resolveDesign(current, { variation }), assets.source, assets.owner), { format: 'png', quality: DEFAULT_QUALITY, ...(layout ? { layout } : {}) })
       return await renderer.render(current, { format: 'png', ...(variation === undefined ? {} : { variation }) })
     } catch (error) {
       const key = LithoError.isInstance(error) && IMAGE_ERRORS.has(error.code) ? error.details.component : undefined

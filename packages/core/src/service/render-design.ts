@@ -114,7 +114,7 @@ export async function renderDesign(services: RenderServices, request: RenderDesi
 }
 
 /** The ports {@link renderPrepared} uses: the meter, the renderer, the file store and a clock. */
-export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock' | 'refunds' | 'outputCache' | 'plans'>
+export type RenderDeliveryServices = Pick<RenderServices, 'files' | 'meter' | 'retention' | 'renderer' | 'clock' | 'refunds' | 'outputCache' | 'plans' | 'assetSource'>
 
 /** A prepared render with its output options resolved (defaults applied by the caller). */
 export interface RenderPreparedRequest {
@@ -151,7 +151,7 @@ export async function renderPrepared(services: RenderDeliveryServices, request: 
   const quota: QuotaState = quotaOfGrant(grant)
   try {
     if (delivery === 'stream' && request.output !== undefined) return { ...(await streamOutput(services, request, request.output)), quota }
-    const result = await renderPreparedDocument(services.renderer, prepared, { format: request.format, quality: request.quality })
+    const result = await renderPreparedDocument(services.renderer, prepared, { format: request.format, quality: request.quality }, services.assetSource)
     const warnings = [...prepared.warnings, ...result.warnings]
     if (delivery === 'stream')
       return { delivery, bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings, quota }
@@ -190,7 +190,7 @@ async function streamOutput(services: RenderDeliveryServices, request: RenderPre
   const etag = `"${output.key}"`
   const found = await (output.found ?? cache?.get(output.key))
   if (found !== undefined) return { delivery: 'stream', ...found, warnings: [...request.prepared.warnings, ...found.warnings], etag, cache: 'hit' }
-  const result = await renderPreparedDocument(services.renderer, request.prepared, { format: request.format, quality: request.quality })
+  const result = await renderPreparedDocument(services.renderer, request.prepared, { format: request.format, quality: request.quality }, services.assetSource)
   // Only the fields of a render result: an embedder's renderer may return more, which a shared cache would store.
   const entry = { bytes: result.bytes, contentType: result.contentType, format: result.format, width: result.width, height: result.height, variation: result.variation, warnings: result.warnings }
   await cache?.set(output.key, entry, output.ttlMs === undefined ? {} : { ttlMs: output.ttlMs })

@@ -3,6 +3,7 @@
  *
  * @module service/services
  */
+import type { AssetSource } from '../assets/asset-source.js'
 import type { Clock } from '../contracts/clock.js'
 import type { DesignStore } from '../contracts/design-store.js'
 import type { FileStore, StoredFile } from '../contracts/file-store.js'
@@ -32,6 +33,8 @@ export interface RenderServices {
    * without rendering, and still metered. @default none (`createLithoApp` makes one)
    */
   outputCache?: OutputCache
+  /** Where renders load the assets documents draw (`asset:<id>`, docs/assets.md). @default none: such sources fail */
+  assetSource?: AssetSource
   /** Bulk items rendered at once; the pool queues the rest. @default 4 */
   bulkConcurrency?: number
   /**

@@ -105,9 +105,9 @@ describe('validateDesign › accepts', () => {
     expect(validateDesign(doc({ background: color, components: [text({ color })] })).background).toBe(color)
   })
 
-  it('https and data:image sources', () => {
-    const images = ['https://example.com/a.png', 'data:image/png;base64,iVBORw0KGgo='].map((src, i) => ({ type: 'image', key: `i${i}`, width: 1, height: 1, src }))
-    expect(validateDesign(doc({ components: images })).components).toHaveLength(2)
+  it('https, data:image and asset: sources', () => {
+    const images = ['https://example.com/a.png', 'data:image/png;base64,iVBORw0KGgo=', 'asset:a_3Jx9Qm2LpZ7aK4tW'].map((src, i) => ({ type: 'image', key: `i${i}`, width: 1, height: 1, src }))
+    expect(validateDesign(doc({ components: images })).components).toHaveLength(3)
   })
 
   it('an explicit empty dynamic list (nothing overridable)', () => {
@@ -190,14 +190,21 @@ describe('validateDesign › rejects components', () => {
     expectOne(
       doc({ components: [{ type: 'image', key: 'i', width: 1, height: 1, src: '/etc/passwd' }] }),
       'components[0].src',
-      'expected an https URL or a data:image/… URI, received "/etc/passwd"',
+      'expected an https URL, a data:image/… URI or asset:<id> (an uploaded asset), received "/etc/passwd"',
     ))
 
   it('an image src file:///etc/passwd', () =>
     expectOne(
       doc({ components: [{ type: 'image', key: 'i', width: 1, height: 1, src: 'file:///etc/passwd' }] }),
       'components[0].src',
-      'expected an https URL or a data:image/… URI, received "file:///etc/passwd"',
+      'expected an https URL, a data:image/… URI or asset:<id> (an uploaded asset), received "file:///etc/passwd"',
+    ))
+
+  it('an image src asset: with a path instead of an id (only asset:<id> of [A-Za-z0-9_-] is a reference)', () =>
+    expectOne(
+      doc({ components: [{ type: 'image', key: 'i', width: 1, height: 1, src: 'asset:../u_2/a_1' }] }),
+      'components[0].src',
+      'expected an https URL, a data:image/… URI or asset:<id> (an uploaded asset), received "asset:../u_2/a_1"',
     ))
 
   it('an error inside a group child, with its path', () =>

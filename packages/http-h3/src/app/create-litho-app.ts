@@ -11,8 +11,8 @@
  * @module app/create-litho-app
  */
 import { H3, type H3Event } from 'h3'
-import type { Clock, ExportJobServices, OutputCache, PlanTable, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
+import type { Clock, ExportJobServices, NetworkPolicy, OutputCache, PlanTable, RefundLedger, RenderLinkSettings, Renderer, UrlSigner } from '@litho/core'
+import type { AccountStore, AssetStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import type { AuthorizationServer, BearerVerifier } from '@litho/auth-adapters'
 import { createOpenApiDocument } from '../openapi/document.js'
 import { createAppContext } from '../routes/app-context.js'
@@ -41,6 +41,17 @@ export interface LithoAppOptions {
   refundLedger?: RefundLedger
   /** Records stored renders for the retention sweep (`sweepStoredFiles`, `litho gc`); without it they are never swept. */
   retention?: RetentionIndex
+  /**
+   * The asset library (docs/assets.md): records of uploaded images, whose bytes go to `files`.
+   * Mounts `/assets` (with a bearer verifier), the MCP tools `upload_asset` and `list_assets`, and
+   * lets designs draw `asset:<id>`. @default none: no asset routes, and `asset:` sources fail
+   */
+  assets?: AssetStore
+  /**
+   * Where the app itself may fetch: the image URL of the MCP tool `upload_asset`. Give it the
+   * renderer's policy. @default networkPolicyFromEnv() (https to public addresses only)
+   */
+  network?: NetworkPolicy
   /** Renders off the request thread: pass `createRenderPool()` on a server. */
   renderer: Pick<Renderer, 'render'>
   /** Verifies signed URLs of app-served file stores: the signer the file store signs with. */

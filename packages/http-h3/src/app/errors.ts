@@ -24,6 +24,11 @@ const STATUS: Partial<Record<LithoErrorCode, number>> = {
   ERR_DESIGN_NOT_FOUND: 404,
   ERR_KEY_NOT_FOUND: 404,
   ERR_EXPORT_NOT_FOUND: 404,
+  ERR_ASSET_NOT_FOUND: 404,
+  ERR_ASSET_INVALID: 422,
+  ERR_ASSET_TOO_LARGE: 413,
+  // A published design still draws the asset: deleting it would break that design's renders.
+  ERR_ASSET_IN_USE: 409,
   ERR_TEMPLATE_LIMIT: 403,
   // A refused signed render link: forged, expired, or its key revoked (docs/signed-render-links.md).
   ERR_BAD_SIGNATURE: 403,
@@ -119,6 +124,8 @@ export function toErrorResponse(error: unknown, report: (error: unknown) => void
   if (error.code === 'ERR_UNKNOWN_VARIATION') extra.available = (error.details as { available?: unknown }).available
   // Strict overrides: each unknown key with its "did you mean", and the keys that do exist.
   if (error.code === 'ERR_INVALID_OVERRIDE' && Array.isArray(error.details.unknown)) Object.assign(extra, { unknown: error.details.unknown, valid: error.details.valid })
+  // The designs that still draw an asset, so a client can offer to change them.
+  if (error.code === 'ERR_ASSET_IN_USE') extra.designs = (error.details as { designs?: unknown }).designs
   if (error.code === 'ERR_BAD_SIGNATURE') {
     // Why a signed link was refused, for programs; never kept by a cache (a new link may fix it).
     extra.reason = (error.details as { reason?: unknown }).reason

@@ -343,6 +343,32 @@ export const DESIGNS_DELETE = defineCommandSpec({
   help: { json: JSON_HELP, email: EMAIL_HELP, id: { description: "the design's id (from designs list)", valueHint: 'ID', required: true }, data: DATA_HELP },
 })
 
+const OWNER_OPTIONS = { email: { type: 'string' }, owner: { type: 'string' } } as const
+const OWNER_HELP = { email: { description: "the user's email (or --owner)", valueHint: 'EMAIL' }, owner: { description: "the user's id (or --email)", valueHint: 'ID' } } satisfies Record<string, ArgHelp>
+
+/** `litho assets upload`. */
+export const ASSETS_UPLOAD = defineCommandSpec({
+  description: 'Store an image (PNG, JPEG, WebP, GIF or SVG, at most 10 MB) in a user\'s asset library; prints the asset with its "ref" (asset:<id>) for an image src',
+  positionals: { file: { description: 'the image file', required: true } },
+  options: { ...JSON_OPTION, ...OWNER_OPTIONS, name: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, ...OWNER_HELP, name: { description: 'the name shown in lists (default: the file name)', valueHint: 'NAME' }, data: DATA_HELP },
+})
+
+/** `litho assets list`. */
+export const ASSETS_LIST = defineCommandSpec({
+  description: 'List a user\'s assets, newest first; prints {"assets":[{"id","name","contentType","width","height","bytes","createdAt","ref"}],"page","totalPages","total"}',
+  options: { ...JSON_OPTION, ...OWNER_OPTIONS, limit: { type: 'string' }, page: { type: 'string' }, ...DATA_OPTION },
+  help: { json: JSON_HELP, ...OWNER_HELP, limit: LIMIT_HELP, page: PAGE_HELP, data: DATA_HELP },
+})
+
+/** `litho assets delete`. */
+export const ASSETS_DELETE = defineCommandSpec({
+  description: 'Delete an asset (refused while a published design draws it, unless --force); prints {"deleted":true,"id"}',
+  positionals: { id: { description: 'the asset id (from assets list)', required: true } },
+  options: { ...JSON_OPTION, ...OWNER_OPTIONS, force: { type: 'boolean', default: false }, ...DATA_OPTION },
+  help: { json: JSON_HELP, ...OWNER_HELP, force: { description: 'delete even when published designs draw it (their renders then fail)' }, data: DATA_HELP },
+})
+
 /** `litho usage`. */
 export const USAGE = defineCommandSpec({
   description: 'A user\'s renders over a range in UTC buckets (as GET /analytics/api) and their plan\'s quota now; prints {"total","buckets","storage","plan",…}',

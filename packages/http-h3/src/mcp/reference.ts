@@ -34,6 +34,8 @@ async function listTools(): Promise<{ serverInfo: Json; instructions: string | u
     clock: { now: () => new Date(0) },
     renderUrl: 'https://render.example.com',
     account: { id: 'u_reference', plan: 'free' },
+    assets: unavailable<NonNullable<LithoToolContext['assets']>>('assets'),
+    network: { allowHttp: false, allowNetworks: [] },
   }
   const server = createLithoMcpServer(context)
   const [client, serverSide] = InMemoryTransport.createLinkedPair()

@@ -26,7 +26,11 @@ import {
   type PlanId,
   type PlanTable,
   type Renderer,
+  networkPolicyFromEnv,
+  type AssetServices,
+  type NetworkPolicy,
 } from '@litho/core'
+import { registerAssetTools } from './asset-tools.js'
 import type { DesignStore, Meter } from '@litho/core/contracts'
 import { McpServer, requireScopes, type CallToolResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
@@ -44,6 +48,10 @@ export interface LithoToolContext {
   account: { id: string; plan: PlanId }
   /** The plan table `account.plan` is read from (the design limit). @default PLANS */
   plans?: PlanTable
+  /** The asset library: with it, `upload_asset` and `list_assets` are listed (mcp/asset-tools). */
+  assets?: AssetServices
+  /** Where `upload_asset` may fetch a URL from. @default networkPolicyFromEnv() */
+  network?: NetworkPolicy
 }
 
 /** Every tool, with the scope it needs. */
@@ -57,6 +65,8 @@ export const LITHO_TOOLS = {
   update_design: 'write',
   publish_design: 'write',
   delete_design: 'write',
+  upload_asset: 'write',
+  list_assets: 'read',
 } as const
 
 const DesignIdSchema = z.object({
@@ -114,6 +124,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
         'Litho renders stored designs (templates with overridable dynamic fields) to PNG, JPEG, WebP and PDF.',
         'To build a design: read `get_design_guide` first (the complete component schema with examples), then `create_design` (stored as an unpublished draft), look at it with `render_preview`, fix it with `update_design`, and `publish_design` when it is right.',
         'Published designs are rendered by the render endpoint with a render key: the URL is `render` of `get_render_config`, and the overridable fields are the keys of its `data.flatten` (pass them as query parameters, e.g. `title.text=Hello`).',
+        'Images: `upload_asset` stores an image and returns `ref` (`asset:<id>`), which an image `src` can name; `list_assets` lists them.',
         'Reading tools need the `read` scope; creating, changing and deleting need `write`.',
       ].join('\n'),
     },
@@ -246,5 +257,6 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
     async (input) => run(async () => jsonResult(await deleteDesign(services, { account, ...input })), report),
   )
 
+  if (context.assets) registerAssetTools(server, { assets: context.assets, network: context.network ?? networkPolicyFromEnv(), account }, { run: (fn) => run(fn, report), jsonResult })
   return server
 }

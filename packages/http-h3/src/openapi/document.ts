@@ -109,6 +109,7 @@ export function createOpenApiDocument(addresses: OpenApiAddresses, routes: reado
     tags: [
       { name: 'render', description: 'Renders, with a render key (`{render_url}`).' },
       { name: 'designs', description: 'The signed-in user\'s designs and their render configuration (bearer, `{base_url}`).' },
+      { name: 'assets', description: 'The signed-in user\'s asset library: uploaded images that designs draw as `asset:<id>` (bearer, `{base_url}`).' },
       { name: 'exports', description: 'Exports of the signed-in user\'s designs, published or draft, at once or as background jobs; each is one render against the quota, refunded when it fails (bearer, `{base_url}`).' },
       { name: 'analytics', description: 'Render usage over time (bearer, `{base_url}`).' },
       { name: 'settings', description: 'Render API keys and the webhook signing secret (bearer, `{base_url}`).' },

@@ -4,8 +4,8 @@
  *
  * @module routes/app-context
  */
-import { createOutputCache, parsePlanTable, PLANS, type Clock, type OutputCache, type PlanTable, type RefundSettings, type RenderLinkSettings } from '@litho/core'
-import type { AccountStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
+import { createAssetSource, createOutputCache, networkPolicyFromEnv, parsePlanTable, type AssetSource, type NetworkPolicy, PLANS, type Clock, type OutputCache, type PlanTable, type RefundSettings, type RenderLinkSettings } from '@litho/core'
+import type { AccountStore, AssetStore, DesignStore, FileStore, Meter, RetentionIndex } from '@litho/core/contracts'
 import { createRenderKeyAuthenticator, type BearerVerifier, type RenderKeyAuthenticator } from '@litho/auth-adapters'
 import { getRequestIP, type H3Event } from 'h3'
 import type { LithoAppOptions } from '../app/create-litho-app.js'
@@ -28,6 +28,8 @@ export interface AppContext {
   authUrl: string
   maxBodyBytes: number
   clock: Clock
+  /** Where the app itself may fetch (URL uploads of `upload_asset`): the `network` option, else the environment's. */
+  network: NetworkPolicy
   /** Reports an unexpected error, with the id of the request it happened in. */
   report: (error: unknown, context?: ErrorReportContext) => void
   /** The ports every service of `@litho/core` takes (renders, exports, lists, keys). */
@@ -38,6 +40,10 @@ export interface AppContext {
     meter: Meter
     refunds: RefundSettings
     retention: RetentionIndex | undefined
+    /** The asset library's records (docs/assets.md); without it the asset routes are not mounted. */
+    assets?: AssetStore
+    /** Where renders load `asset:<id>` sources: the asset store and the file store. */
+    assetSource?: AssetSource
     renderer: LithoAppOptions['renderer']
     clock: Clock
     bulkConcurrency?: number
@@ -74,6 +80,7 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
     ...addresses,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
     clock,
+    network: options.network ?? networkPolicyFromEnv(),
     report,
     services: {
       designs: options.designs,
@@ -82,6 +89,7 @@ export function createAppContext(options: LithoAppOptions, addresses: { renderUr
       meter: options.meter,
       refunds: { report, ...(options.refundLedger ? { ledger: options.refundLedger } : {}) },
       retention: options.retention,
+      ...(options.assets ? { assets: options.assets, assetSource: createAssetSource({ assets: options.assets, files: options.files }) } : {}),
       renderer: metrics ? metrics.instrumentRenderer(options.renderer) : options.renderer,
       clock,
       ...(options.bulkConcurrency ? { bulkConcurrency: options.bulkConcurrency } : {}),

@@ -35,8 +35,9 @@ function handlerOf(app: AppContext): ReturnType<typeof createMcpHandler> {
       // The route checked the token and read the account; it passes both in `authInfo.extra`.
       ({ authInfo }) => {
         const account = authInfo?.extra?.account as { id: string; plan: PlanId }
-        const { designs, renderer, meter, plans } = app.services
-        return createLithoMcpServer({ designs, renderer, meter, plans, clock: app.clock, renderUrl: app.renderUrl, account }, app.report)
+        const { designs, renderer, meter, plans, assets, files } = app.services
+        const library = assets === undefined ? {} : { assets: { assets, files, meter, designs, plans, clock: app.clock }, network: app.network }
+        return createLithoMcpServer({ designs, renderer, meter, plans, clock: app.clock, renderUrl: app.renderUrl, account, ...library }, app.report)
       },
       // 'auto': one JSON body unless a tool emits notifications first (then SSE).
       { onerror: (error) => app.report(error) },

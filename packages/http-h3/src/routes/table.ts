@@ -13,6 +13,7 @@ import { mcpProtectedResourceMetadataRoute, protectedResourceMetadataRoute } fro
 import { exportRouteHosted, exportRouteSigned, exportRouteStream, getExportJobRoute, listExportJobsRoute, queueExportJobRoute } from './export-routes.js'
 import { docsFileRoute, docsPageRoute } from './docs-routes.js'
 import { storedFileRoute } from './file-routes.js'
+import { deleteAssetRoute, getAssetContentRoute, getAssetRoute, listAssetsRoute, uploadAssetRoute } from './asset-routes.js'
 import { mcpRoute } from './mcp-route.js'
 import { authorizationServerMetadataRoute, authorizeRoute, jwksRoute, logoutRoute, registerRoute, revokeRoute, tokenRoute } from './oauth-routes.js'
 import { landingRoute } from './landing-route.js'
@@ -40,6 +41,11 @@ export const ROUTES: readonly RouteDefinition[] = Object.freeze([
   publishDesignRoute,
   deleteDesignRoute,
   previewDesignRoute,
+  uploadAssetRoute,
+  listAssetsRoute,
+  getAssetRoute,
+  getAssetContentRoute,
+  deleteAssetRoute,
   exportRouteStream,
   exportRouteHosted,
   exportRouteSigned,

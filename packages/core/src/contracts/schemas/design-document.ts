@@ -104,17 +104,17 @@ export const TextComponentSchema = z
   })
   .describe('Text that wraps inside its box.')
 
-/** A raster (or SVG) image fetched from an https URL or a data URI. */
+/** A raster (or SVG) image from an https URL, a data URI or an uploaded asset (`asset:<id>`). */
 export const ImageComponentSchema = z
   .strictObject({
     type: z.literal('image'),
     ...common,
     src: z
-      .string(expected('an https URL or a data URI'))
+      .string(expected('an https URL, a data URI or an asset:<id> reference'))
       .max(10_000_000, expected('a source of at most 10 MB'))
-      .refine((v) => /^(https?:\/\/|data:image\/)/i.test(v), expected('an https URL or a data:image/… URI'))
+      .refine((v) => /^(https?:\/\/|data:image\/)/i.test(v) || /^asset:[A-Za-z0-9_-]{1,64}$/.test(v), expected('an https URL, a data:image/… URI or asset:<id> (an uploaded asset)'))
       .optional()
-      .describe('https URL or data:image/… URI of a JPEG, PNG, WebP, GIF, AVIF or SVG image (plain http only where the server allows it). Omitted: nothing is drawn.'),
+      .describe('https URL or data:image/… URI of a JPEG, PNG, WebP, GIF, AVIF or SVG image (plain http only where the server allows it), or asset:<id>, an image uploaded to the account\'s asset library. Omitted: nothing is drawn.'),
     fit: oneOf(['cover', 'contain', 'fill'] as const).default('cover').describe('cover crops to fill the box; contain fits inside it; fill stretches.'),
     focus: z
       .object({ x: num(0, 1), y: num(0, 1) })

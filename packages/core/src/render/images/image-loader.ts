@@ -15,6 +15,7 @@ import { assertNetworkPolicy, type NetworkPolicy } from '../../network/policy.js
 import { normalizeBox } from './plan-resize.js'
 import { ImageRefusal, resizeImage } from './resize-image.js'
 import { describeContent, sniffImageFormat } from './sniff-format.js'
+import type { AssetBytes } from '../resolve-document.js'
 
 /** Fetch limits plus the decoded-size budget. */
 export interface ImageLimits extends FetchLimits {
@@ -68,8 +69,11 @@ export interface ImageLoaderOptions {
 
 /** Loads and sizes images for one renderer (one worker thread). */
 export interface ImageLoader {
-  /** Fetches (or decodes) `src` and returns it sized for `box`. */
-  prepare(src: string, box: ImageBox): Promise<PreparedImage>
+  /**
+   * Fetches (or decodes) `src` and returns it sized for `box`. An `asset:<id>` source is taken
+   * from `assets` (attached by the services, assets/asset-source), never fetched.
+   */
+  prepare(src: string, box: ImageBox, assets?: ReadonlyMap<string, AssetBytes>): Promise<PreparedImage>
   /** Empties both caches. */
   clear(): void
 }
@@ -126,7 +130,8 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
   // Bumped by clear(), so a fetch that started before clear() does not refill the cache.
   let generation = 0
 
-  async function loadSource(src: string): Promise<Source> {
+  async function loadSource(src: string, assets: ReadonlyMap<string, AssetBytes> | undefined): Promise<Source> {
+    if (src.startsWith('asset:')) return assetSource(src, assets)
     // data: URIs are decoded each time instead of cached: the caller already holds the bytes
     // (in the URI), and caching would keep a second copy.
     if (/^\s*data:/i.test(src)) return toSource(await fetchRemote(src, { policy, limits, accept: ACCEPT }))
@@ -151,10 +156,10 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
   }
 
   return {
-    async prepare(src, box) {
+    async prepare(src, box, assets) {
       if (typeof src !== 'string') throw invalidArgument(`Expected src to be a URL string but received ${describeReceived(src)}`)
       const normalized = normalizeBox(box)
-      const source = await loadSource(src)
+      const source = await loadSource(src, assets)
 
       // focus only matters for cover; leaving it out of other keys lets them share entries.
       const focusKey = normalized.fit === 'cover' ? `${normalized.focus.x},${normalized.focus.y}` : '-'
@@ -190,6 +195,20 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
       prepared.clear()
     },
   }
+}
+
+/**
+ * An attached asset as a source. Its key in the prepared cache is its id, not a hash of its bytes:
+ * assets never change, so the decoded and resized pixels are reused by id without hashing.
+ */
+function assetSource(src: string, assets: ReadonlyMap<string, AssetBytes> | undefined): Source {
+  const id = src.slice('asset:'.length)
+  const asset = assets?.get(id)
+  if (asset === undefined) {
+    throw new LithoError('ERR_ASSET_NOT_FOUND', `${describeSource(src)} was not loaded: asset references are drawn by the Litho service, which loads them from its asset store`, { details: { id: id.slice(0, 64) } })
+  }
+  const bytes = Buffer.from(asset.bytes.buffer, asset.bytes.byteOffset, asset.bytes.byteLength)
+  return { bytes, contentType: asset.contentType, hash: `asset:${id}` }
 }
 
 function toSource(fetched: { bytes: Buffer; contentType: string | undefined }): Source {
