@@ -70,6 +70,7 @@ export { refuseIgnoredOverrides } from './design/strict-overrides.js'
 export { closestKey } from './design/suggest.js'
 export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
+export { GUIDE_SECTIONS, getGuideSection, type GuideSection } from './design/guide-concise.js'
 
 // Quotas
 export {
