@@ -273,11 +273,13 @@ export {
   deleteDesign,
   publishDesign,
   updateDesign,
+  updateDesignWithPrevious,
   type AuthoringAccount,
   type AuthoringServices,
   type CreateDesignRequest,
   type UpdateDesignRequest,
 } from './service/design-writes.js'
+export { diffDocuments, summarizeDesignWrite, type ComponentSummary, type DesignChanges, type DesignWriteSummary } from './service/design-summary.js'
 export {
   DEFAULT_PREVIEW_MAX_SIDE,
   MIN_PREVIEW_MAX_SIDE,
