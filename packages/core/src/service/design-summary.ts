@@ -26,7 +26,7 @@ export interface DesignChanges {
   /** The new name, when the name changed. */
   name?: string
   components: { added: string[]; removed: string[]; changed: Array<{ key: string; fields: string[] }> }
-  /** Top-level fields of the document that changed (`width`, `background`, `variations`…; `components` when the top-level order changed). */
+  /** Top-level fields of the document that changed (`width`, `background`, `variations`…; `components` when components both versions have changed their top-level order). */
   fields: string[]
 }
 
@@ -92,8 +92,10 @@ export function diffDocuments(before: unknown, after: unknown): Omit<DesignChang
   }
   const b = isPlainObject(before) ? before : {}
   const a = isPlainObject(after) ? after : {}
-  const topKeys = (doc: Json) => (Array.isArray(doc.components) ? doc.components.map((c) => (isPlainObject(c) ? c.key : null)) : [])
-  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((name) => (name === 'components' ? !same(topKeys(b), topKeys(a)) : !same(b[name], a[name])))
+  // The top-level order of the components both documents have (additions and removals are listed apart).
+  const topKeys = (doc: Json, other: Map<string, unknown>) => (Array.isArray(doc.components) ? doc.components.map((c) => (isPlainObject(c) ? c.key : null)).filter((key) => other.has(String(key))) : [])
+  const reordered = !same(topKeys(b, now), topKeys(a, old))
+  const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((name) => (name === 'components' ? reordered : !same(b[name], a[name])))
   return {
     components: { added: [...now.keys()].filter((key) => !old.has(key)), removed: [...old.keys()].filter((key) => !now.has(key)), changed },
     fields,

@@ -49,12 +49,13 @@ describe('summarizeDesignWrite', () => {
           { key: 'price', fields: ['text'] },
         ],
       },
-      fields: ['width', 'components'],
+      fields: ['width'],
     })
   })
 
   it('an update that changes nothing reports empty lists, and a reorder as the top-level "components" field', () => {
     expect(diffDocuments(doc([title, photo]), doc([title, photo]))).toEqual({ components: { added: [], removed: [], changed: [] }, fields: [] })
     expect(diffDocuments(doc([title, photo]), doc([photo, title])).fields).toEqual(['components'])
+    expect(diffDocuments(doc([title, photo]), doc([title, tag])).fields).toEqual([])
   })
 })

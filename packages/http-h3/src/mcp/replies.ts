@@ -54,7 +54,8 @@ export function elideDataUris<T>(value: T): T {
 export function writeReply(summary: DesignWriteSummary, resource: DesignResource, verbose: boolean): CallToolResult {
   const stored = { createdAt: resource.createdAt, updatedAt: resource.updatedAt, design: resource.design, ...(resource.draft === undefined ? {} : { draft: resource.draft }) }
   const value = verbose ? { ...summary, ...elideDataUris(stored) } : summary
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as unknown as Record<string, unknown> }
+  // One line: the point of the summary is a short reply.
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value as unknown as Record<string, unknown> }
 }
 
 /** The URIs of the guide's MCP resources. */
