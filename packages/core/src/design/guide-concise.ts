@@ -110,7 +110,7 @@ function conciseGuide(): string {
   parts.push('## Shared types', ...[...DOCUMENT_TYPES, ...SHARED_TYPES].map(([name, schema]) => typeLine(name, schema)))
   parts.push(
     '## Patterns',
-    '- **Text of unknown length**: set `autoFit: { "min": 24 }` and usually `maxLines`. The font shrinks from `fontSize` (whole pixels, down to `min`) to the largest size at which the text fits the box height, stays within `maxLines` lines and breaks no word. If even `min` does not fit, it renders at `min` and `maxLines` cuts it with "…" (warning `text_cut`); without `maxLines` it runs past the bottom of its box (warning `text_overflow`). `maxLines` alone never changes the size: it cuts with "…".',
+    '- **Text of unknown length**: set `autoFit: { "min": 24 }` and usually `maxLines`. The font shrinks from `fontSize` (whole pixels, down to `min`) to the largest size at which the text fits the box height, stays within `maxLines` lines and breaks no word. If even `min` does not fit, it renders at `min`: lines beyond `maxLines` are cut with "…" (warning `text_cut`), and text still taller than the box runs past its bottom (warning `text_overflow`). `maxLines` alone never changes the size: it cuts with "…".',
     '- **Stacks that adapt**: a `group` with `layout: { "direction": "column", "gap": 16 }` and text children with `height: "auto"`; a one-line title lets what follows move up.',
     '- **Optional parts**: keep `visible` dynamic (it is by default) and hide with `?badge.visible=false`.',
     '- **Photos**: `fit: "cover"` with `focus` near the subject; keep `src` dynamic to swap it per render.',

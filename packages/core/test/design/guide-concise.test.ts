@@ -49,7 +49,7 @@ describe('the concise design guide', () => {
     expect(guide).toContain('`x` and `y` (the top-left corner of the box) default to 0')
     expect(guide).toMatch(/every component or field it does not mention keeps its base value and position as is \(not scaled or moved\)/)
     expect(guide).toMatch(/without `components` draws the whole base layout scaled uniformly/)
-    expect(guide).toMatch(/If even `min` does not fit, it renders at `min` and `maxLines` cuts it/)
+    expect(guide).toMatch(/If even `min` does not fit, it renders at `min`: lines beyond `maxLines` are cut/)
     expect(guide).toContain('`asset:<id>` reference to an image uploaded with `upload_asset`')
     expect(guide).toContain('fetched by the server at render time')
     expect(guide).toContain('POST /settings/api-keys')
