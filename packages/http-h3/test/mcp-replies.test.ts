@@ -137,6 +137,7 @@ describe('get_design_guide by section, and as resources', () => {
     expect(JSON.parse(schema.slice(schema.indexOf('\n') + 1))).toEqual(getDesignGuide().jsonSchema)
     expect(textOf(await call('get_design_guide', { section: 'examples' }))).toContain('## Complete example')
     expect(textOf(await call('get_design_guide', { section: 'full' }))).toBe(getDesignGuide().markdown)
+    expect(textOf(await call('get_design_guide', { section: 'barcode' }))).toBe(getGuideSection('barcode'))
     const wrong = await call('get_design_guide', { section: 'everything' })
     expect(wrong.isError).toBe(true)
     expect(textOf(wrong)).toContain('section')

@@ -12,8 +12,12 @@ import { COMPONENT_EXAMPLES, DOCUMENT_EXAMPLE } from './guide-examples.js'
 import { DOCUMENT_TYPES, SHARED_TYPES, defOf, describeFields, readLimits, shapeOf, typeString, type GuideField, type Schema } from './guide-schema.js'
 import { GUIDE_SUMMARIES, getDesignGuide } from './guide.js'
 
-/** The sections of the guide: `guide` (concise, the default), `schema` (JSON Schema), `examples` (long examples), `full` (the complete reference). */
-export const GUIDE_SECTIONS = ['guide', 'schema', 'examples', 'full'] as const
+/**
+ * The sections of the guide: `guide` (concise, the default), `schema` (JSON Schema), `examples`
+ * (long examples), `full` (the complete reference), and one per component type (that type's part
+ * of the full reference: every field described, and an example).
+ */
+export const GUIDE_SECTIONS = ['guide', 'schema', 'examples', 'full', ...(Object.keys(COMPONENT_SCHEMAS) as ComponentType[])] as const
 /** One of {@link GUIDE_SECTIONS}. */
 export type GuideSection = (typeof GUIDE_SECTIONS)[number]
 
@@ -88,7 +92,7 @@ function conciseGuide(): string {
   const types = Object.keys(COMPONENT_SCHEMAS) as ComponentType[]
   const parts: string[] = [
     '# Litho design documents (version 2): concise guide',
-    'More: `get_design_guide` with `section: "schema"` (the JSON Schema), `"examples"` (long examples of every type) or `"full"` (every field described); also the MCP resources `litho://design-guide/schema` and `litho://design-guide/examples`.',
+    'More: `get_design_guide` with `section: "schema"` (the JSON Schema), `"examples"` (long examples of every type), `"full"` (every field described) or a type (`"text"`: its fields described, an example); also the MCP resources `litho://design-guide/schema` and `litho://design-guide/examples`.',
     '## Structure',
     `A design is one JSON document: a canvas \`width\` × \`height\` (whole pixels, 1–${MAX_DIMENSION}), a \`background\`, \`components\` painted in order (first at the bottom) and optional \`variations\` (other sizes) and \`fonts\`. Document fields:`,
     fieldLines(describeFields(DesignDocumentSchema, 'document')),
@@ -132,12 +136,22 @@ function examples(): string {
   return `${parts.join('\n\n')}\n`
 }
 
+/** The `### <type>` part of the full reference, with the fields every type shares appended. */
+function typeSection(markdown: string, type: ComponentType): string {
+  const start = markdown.indexOf(`\n### ${type}\n`)
+  const next = [markdown.indexOf('\n### ', start + 1), markdown.indexOf('\n## ', start + 1)].filter((at) => at !== -1)
+  const common = markdown.slice(markdown.indexOf('\n## Components\n'), markdown.indexOf('\n### ', markdown.indexOf('\n## Components\n')))
+  if (start === -1) throw new Error(`design guide: no section for ${type}`)
+  const own = markdown.slice(start, next.length > 0 ? Math.min(...next) : undefined).trim().replace('Plus the common fields above.', 'Plus the common fields below.')
+  return `# Litho design guide: ${type}\n\n${own}\n\n## Common fields\n\n${common.slice(common.indexOf('\n', 1)).trim()}\n`
+}
+
 const cache = new Map<GuideSection, string>()
 
 /**
  * The text of one section of the design guide (memoised): `guide` the concise guide (at most
  * 15 KB), `schema` the JSON Schema (one line), `examples` the long examples, `full` the complete
- * reference (the contents of `docs/design-document.md`).
+ * reference (the contents of `docs/design-document.md`), a component type that type's part of it.
  *
  * @example getGuideSection('guide').length < 15_000
  */
@@ -145,7 +159,8 @@ export function getGuideSection(section: GuideSection = 'guide'): string {
   const hit = cache.get(section)
   if (hit !== undefined) return hit
   const guide = getDesignGuide()
-  const text = section === 'guide' ? conciseGuide() : section === 'schema' ? JSON.stringify(guide.jsonSchema) : section === 'examples' ? examples() : guide.markdown
+  const text =
+    section === 'guide' ? conciseGuide() : section === 'schema' ? JSON.stringify(guide.jsonSchema) : section === 'examples' ? examples() : section === 'full' ? guide.markdown : typeSection(guide.markdown, section)
   cache.set(section, text)
   return text
 }

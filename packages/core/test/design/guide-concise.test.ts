@@ -64,8 +64,20 @@ describe('the concise design guide', () => {
 })
 
 describe('getGuideSection', () => {
+  it('serves each component type\'s part of the full reference: every field described, an example, then the common fields', () => {
+    for (const type of TYPES) {
+      const text = getGuideSection(type)
+      expect(text.startsWith(`# Litho design guide: ${type}\n\n### ${type}\n`)).toBe(true)
+      for (const name of Object.keys(shapeOf(COMPONENT_SCHEMAS[type]))) expect(text, `${type}.${name}`).toMatch(new RegExp(`\\| \`${name}\` \\|`))
+      const block = /```json\n([\s\S]*?)\n```/.exec(text)
+      expect(JSON.parse(block![1]!).type).toBe(type)
+      expect(text).toContain('Plus the common fields below.')
+      expect(text.split('\n### ')).toHaveLength(2) // its own section only
+    }
+  })
+
   it('serves the JSON Schema, the long examples and the full reference', () => {
-    expect(GUIDE_SECTIONS).toEqual(['guide', 'schema', 'examples', 'full'])
+    expect(GUIDE_SECTIONS).toEqual(['guide', 'schema', 'examples', 'full', ...TYPES])
     expect(JSON.parse(getGuideSection('schema'))).toEqual(getDesignGuide().jsonSchema)
     expect(getGuideSection('full')).toBe(getDesignGuide().markdown)
     const examples = getGuideSection('examples')

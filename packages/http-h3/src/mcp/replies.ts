@@ -71,9 +71,9 @@ export function registerDesignGuide(server: McpServer): void {
     {
       title: 'Design guide',
       description:
-        'Returns the guide to Litho design documents (version 2). By default (`section: "guide"`, about 13 KB) a concise guide: the document structure, every component type (text, image, shape, qrcode, barcode, group with auto-layout) with each field, its type, default and whether it can be overridden, patterns, how to render, and a worked example. `section: "schema"` returns the JSON Schema, `"examples"` long examples of every type and a complete document, `"full"` the complete reference with every field described. Read the guide before creating or changing a design: it states what `create_design` and `update_design` accept.',
+        'Returns the guide to Litho design documents (version 2). By default (`section: "guide"`, about 13 KB) a concise guide: the document structure, every component type (text, image, shape, qrcode, barcode, group with auto-layout) with each field, its type, default and whether it can be overridden, patterns, how to render, and a worked example. `section: "schema"` returns the JSON Schema, `"examples"` long examples of every type and a complete document, `"full"` the complete reference with every field described, and a component type (`"text"`, `"image"`, …) that type\'s part of it (every field described, an example). Read the guide before creating or changing a design: it states what `create_design` and `update_design` accept.',
       inputSchema: z.object({
-        section: z.enum(GUIDE_SECTIONS).default('guide').describe('Which part: "guide" (concise, default), "schema" (JSON Schema of a document), "examples" (long examples), "full" (complete reference).'),
+        section: z.enum(GUIDE_SECTIONS).default('guide').describe('Which part: "guide" (concise, default), "schema" (JSON Schema of a document), "examples" (long examples), "full" (complete reference), or a component type for its fields described in full with an example.'),
       }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
