@@ -70,6 +70,7 @@ export { refuseIgnoredOverrides } from './design/strict-overrides.js'
 export { closestKey } from './design/suggest.js'
 export { listVariations, resolveVariation, type ResolvedVariation, type VariationSummary } from './design/variations.js'
 export { getDesignGuide, type ComponentGuide, type DesignGuide, type GuideField } from './design/guide.js'
+export { GUIDE_SECTIONS, getGuideSection, type GuideSection } from './design/guide-concise.js'
 
 // Quotas
 export {
@@ -291,11 +292,13 @@ export {
   deleteDesign,
   publishDesign,
   updateDesign,
+  updateDesignWithPrevious,
   type AuthoringAccount,
   type AuthoringServices,
   type CreateDesignRequest,
   type UpdateDesignRequest,
 } from './service/design-writes.js'
+export { diffDocuments, summarizeDesignWrite, type ComponentSummary, type DesignChanges, type DesignWriteSummary } from './service/design-summary.js'
 export {
   DEFAULT_PREVIEW_MAX_SIDE,
   MIN_PREVIEW_MAX_SIDE,

@@ -65,7 +65,8 @@ describe('a scripted agent session', () => {
 
     // 1. Learn the format.
     const guide = textOf(await call('get_design_guide'))
-    const components = ['shape', 'image', 'text', 'qrcode', 'group'].map((type) => exampleOf(guide, type))
+    const examples = textOf(await call('get_design_guide', { section: 'examples' }))
+    const components = ['shape', 'image', 'text', 'qrcode', 'group'].map((type) => exampleOf(examples, type))
     expect(components.map((c) => c.type)).toEqual(['shape', 'image', 'text', 'qrcode', 'group'])
     expect((components[4]!.layout as Record<string, unknown>).direction).toBeDefined()
     const textKey = components[2]!.key as string
@@ -94,9 +95,8 @@ describe('a scripted agent session', () => {
     for (const [, p] of problems) removeAt(document, p!)
     const created = await call('create_design', { name: 'Agent card', document })
     expect(created.isError, textOf(created)).toBeFalsy()
-    const record = created.structuredContent as { _id: string; renderCode: string; design: unknown; draft: unknown }
-    expect(record.design).toBeNull()
-    expect(record.draft).toBeTruthy()
+    const record = created.structuredContent as { _id: string; renderCode: string; state: string; published: boolean; changes: unknown }
+    expect(record).toMatchObject({ state: 'draft', published: false, changes: 'created' })
 
     // 4. Look at it: an image no larger than 1024 on its long side, then the story variation.
     for (const variation of ['master', 'story']) {
@@ -141,8 +141,7 @@ describe('a scripted agent session', () => {
 
   it('reports every problem of a patch with its path and the keys that exist', async () => {
     const { call, client } = await connect()
-    const guide = textOf(await call('get_design_guide'))
-    const text = exampleOf(guide, 'text')
+    const text = exampleOf(textOf(await call('get_design_guide', { section: 'examples' })), 'text')
     const created = await call('create_design', { name: 'Patch me', document: { version: 2, width: 600, height: 400, components: [text] } })
     const { _id } = created.structuredContent as { _id: string }
     const wrong = await call('update_design', { id: _id, patch: { components: { titel: { text: 'x' } } } })
@@ -151,6 +150,7 @@ describe('a scripted agent session', () => {
     expect(textOf(wrong)).toContain(String(text.key))
     const right = await call('update_design', { id: _id, patch: { components: { [String(text.key)]: { text: 'Patched' } } } })
     expect(right.isError, textOf(right)).toBeFalsy()
+    expect(right.structuredContent).toMatchObject({ _id, state: 'draft', changes: { components: { added: [], removed: [], changed: [{ key: text.key, fields: ['text'] }] }, fields: [] } })
     const design = (await call('get_design', { id: _id })).structuredContent as { draft: { components: Array<{ text: string }> } }
     expect(design.draft.components[0]!.text).toBe('Patched')
     await client.close()

@@ -48,7 +48,8 @@ export interface DesignGuide {
 // ---------------------------------------------------------------------------
 // Prose: the only hand-written parts besides the examples.
 
-const SUMMARIES: Record<ComponentType, string> = {
+/** The hand-written summary of each component type, shared by the full and the concise guide. */
+export const GUIDE_SUMMARIES: Readonly<Record<ComponentType, string>> = {
   text:
     'A block of text that wraps inside its box. `align` and `verticalAlign` place the text in the box; `maxLines` cuts it with "…"; ' +
     '`autoFit: { "min": 24 }` shrinks the font from `fontSize` until the text fits, which is what dynamic text of unknown length needs. ' +
@@ -78,7 +79,7 @@ function overviewText(limits: Limits): string {
   const defaults = (Object.keys(DEFAULT_DYNAMIC) as ComponentType[]).map((type) => `${type}: ${DEFAULT_DYNAMIC[type].join(', ')}`).join('; ')
   return `A Litho design is one JSON document (\`"version": 2\`): a canvas size, a background and a list of positioned components, some of whose fields are dynamic — overridden per render (a name, a price, a photo) without editing the design. Renders are PNG, JPEG, WebP or PDF (one page whose size in points equals the design's size in pixels).
 
-**Coordinates.** Every length is in pixels of the base size (\`width\` × \`height\`). \`x\` and \`y\` are the top-left corner of a component's box and \`width\` and \`height\` its size; both are required on every component. \`rotation\` turns the box clockwise (degrees) around its centre. Children of a \`group\` are positioned relative to the group's top-left corner; a group with \`layout\` places its children itself and ignores their \`x\`/\`y\`.
+**Coordinates.** Every length is in pixels of the base size (\`width\` × \`height\`). \`x\` and \`y\` are the top-left corner of a component's box (both default to 0) and \`width\` and \`height\` its size (both required on every component). \`rotation\` turns the box clockwise (degrees) around its centre. Children of a \`group\` are positioned relative to the group's top-left corner; a group with \`layout\` places its children itself and ignores their \`x\`/\`y\`.
 
 **Paint order.** \`components\` are painted in order: the first is at the bottom, each later one covers what is below it. A group's children are painted in their own order at the group's place. \`opacity\` (0–1) and \`visible\` apply to the component and everything in it.
 
@@ -186,7 +187,7 @@ export function getDesignGuide(): DesignGuide {
     overview: overviewText(readLimits()),
     components: types.map((type) => ({
       type,
-      summary: SUMMARIES[type],
+      summary: GUIDE_SUMMARIES[type],
       fields: describeFields(COMPONENT_SCHEMAS[type], type),
       defaultDynamic: DEFAULT_DYNAMIC[type],
       example: structuredClone(COMPONENT_EXAMPLES[type]),

@@ -183,6 +183,17 @@ export async function createDesign(services: Pick<AuthoringServices, 'designs' |
  * await updateDesign(services, { account: { id: 'u_1' }, id: 'd_3Jx9Qm2LpZ7a', patch: { components: { title: { text: 'Summer sale' } } } })
  */
 export async function updateDesign(services: Pick<AuthoringServices, 'designs' | 'clock'>, request: UpdateDesignRequest): Promise<DesignResource> {
+  return (await updateDesignWithPrevious(services, request)).design
+}
+
+/**
+ * {@link updateDesign}, also returning the design as it was just before (what the update
+ * changed, for `summarizeDesignWrite`), read in the same operation.
+ *
+ * @throws as {@link updateDesign}
+ * @example const { design, previous } = await updateDesignWithPrevious(services, { account, id, patch })
+ */
+export async function updateDesignWithPrevious(services: Pick<AuthoringServices, 'designs' | 'clock'>, request: UpdateDesignRequest): Promise<{ design: DesignResource; previous: DesignResource }> {
   const input = parseInput(UpdateDesignInputSchema, { id: request.id, name: request.name, document: request.document, patch: request.patch })
   if (input.document !== undefined && input.patch !== undefined)
     throw invalidRequest([{ path: 'patch', message: 'give either "document" (a whole new draft) or "patch" (changes to the draft), not both' }])
@@ -201,7 +212,7 @@ export async function updateDesign(services: Pick<AuthoringServices, 'designs' |
   const content = request.publish === true && changed ? { design: draft, draft: null } : { draft }
   const updated: DesignRecord = { ...record, name: input.name ?? record.name, ...content, updatedAt: clockOf(services).now().toISOString() }
   if (!(await services.designs.update(updated))) throw notFound(record.id)
-  return toResource(updated)
+  return { design: toResource(updated), previous: toResource(record) }
 }
 
 /**

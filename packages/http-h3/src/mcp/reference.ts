@@ -6,7 +6,7 @@
  * source.
  *
  * The server runs in-process over the SDK's in-memory transport, spoken to with plain JSON-RPC
- * (`initialize`, `notifications/initialized`, `tools/list`): no HTTP, no token, no client
+ * (`initialize`, `notifications/initialized`, `tools/list`, `resources/list`): no HTTP, no token, no client
  * library. The tools are only listed, never called, so the context is a stub.
  *
  * @module mcp/reference
@@ -26,7 +26,7 @@ function unavailable<T>(what: string): T {
 }
 
 /** What the server says about itself and its tools, over an in-memory connection. */
-async function listTools(): Promise<{ serverInfo: Json; instructions: string | undefined; tools: Json[] }> {
+async function listTools(): Promise<{ serverInfo: Json; instructions: string | undefined; tools: Json[]; resources: Json[] }> {
   const context: LithoToolContext = {
     designs: unavailable<DesignStore>('designs'),
     renderer: unavailable<LithoToolContext['renderer']>('renderer'),
@@ -75,7 +75,8 @@ async function listTools(): Promise<{ serverInfo: Json; instructions: string | u
       tools.push(...(page.tools as Json[]))
       cursor = page.nextCursor as string | undefined
     } while (cursor !== undefined)
-    return { serverInfo: init.serverInfo as Json, instructions: init.instructions as string | undefined, tools }
+    const resources = ((await request('resources/list')).resources ?? []) as Json[]
+    return { serverInfo: init.serverInfo as Json, instructions: init.instructions as string | undefined, tools, resources }
   } finally {
     await client.close()
     await server.close()
@@ -167,7 +168,7 @@ const SCOPE_TEXT = { read: '`read`', write: '`write` (the token needs `read writ
 
 /** The markdown of `docs/mcp-tools.md`. */
 export async function renderMcpToolReference(): Promise<string> {
-  const { serverInfo, instructions, tools } = await listTools()
+  const { serverInfo, instructions, tools, resources } = await listTools()
   const listed = new Set(tools.map((t) => String(t.name)))
   for (const name of Object.keys(LITHO_TOOLS)) if (!listed.has(name)) throw new Error(`LITHO_TOOLS names ${name}, which the server does not list`)
   const out: string[] = [
@@ -206,6 +207,11 @@ export async function renderMcpToolReference(): Promise<string> {
       }
     }
     if (tool.outputSchema) out.push('Output: structured content as described by its `outputSchema`.', '')
+  }
+  if (resources.length > 0) {
+    out.push('## Resources', '', 'Read-only documents the server lists under `resources/list` and returns from `resources/read` (scope `read`):', '', '| URI | Name | Type | Description |', '|---|---|---|---|')
+    for (const r of resources) out.push(`| \`${r.uri}\` | ${cell(r.title ?? r.name)} | \`${r.mimeType ?? ''}\` | ${cell(r.description)} |`)
+    out.push('')
   }
   return `${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`
 }

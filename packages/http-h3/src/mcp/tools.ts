@@ -16,12 +16,12 @@ import {
   createDesign,
   deleteDesign,
   getDesign,
-  getDesignGuide,
   getRenderConfig,
   listDesigns,
   previewDesign,
   publishDesign,
-  updateDesign,
+  summarizeDesignWrite,
+  updateDesignWithPrevious,
   type Clock,
   type PlanId,
   type PlanTable,
@@ -34,6 +34,7 @@ import { registerAssetTools } from './asset-tools.js'
 import type { DesignStore, Meter } from '@litho/core/contracts'
 import { McpServer, requireScopes, type CallToolResult } from '@modelcontextprotocol/server'
 import * as z from 'zod'
+import { VerboseInputSchema, registerDesignGuide, renderExamples, writeReply } from './replies.js'
 
 /** What the tools work on, for one signed-in user. */
 export interface LithoToolContext {
@@ -122,7 +123,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
     {
       instructions: [
         'Litho renders stored designs (templates with overridable dynamic fields) to PNG, JPEG, WebP and PDF.',
-        'To build a design: read `get_design_guide` first (the complete component schema with examples), then `create_design` (stored as an unpublished draft), look at it with `render_preview`, fix it with `update_design`, and `publish_design` when it is right.',
+        'To build a design: read `get_design_guide` first (a concise guide to every component type and field; `section` gives the JSON Schema or long examples), then `create_design` (stored as an unpublished draft), look at it with `render_preview`, fix it with `update_design`, and `publish_design` when it is right.',
         'Published designs are rendered by the render endpoint with a render key: the URL is `render` of `get_render_config`, and the overridable fields are the keys of its `data.flatten` (pass them as query parameters, e.g. `title.text=Hello`).',
         'Images: `upload_asset` stores an image and returns `ref` (`asset:<id>`), which an image `src` can name; `list_assets` lists them.',
         'Reading tools need the `read` scope; creating, changing and deleting need `write`.',
@@ -133,20 +134,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
   const { account } = context
   const write = requireScopes('read', 'write')
 
-  server.registerTool(
-    'get_design_guide',
-    {
-      title: 'Design guide',
-      description:
-        'Returns the complete guide to Litho design documents (version 2): the document structure, every component type (text, image, shape, qrcode, barcode, group with auto-layout) with each field, its type, default and whether it can be overridden, worked examples, and the full JSON Schema. Read this before creating or changing a design: it is the single source of truth for what `create_design` and `update_design` accept.',
-      inputSchema: z.object({}),
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async () => {
-      const guide = getDesignGuide()
-      return { content: [{ type: 'text', text: guide.markdown }, { type: 'text', text: `JSON Schema of a design document:\n${JSON.stringify(guide.jsonSchema)}` }] }
-    },
-  )
+  registerDesignGuide(server)
 
   server.registerTool(
     'list_designs',
@@ -176,11 +164,15 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
     {
       title: 'Get the render configuration',
       description:
-        'How to render a design: `render` is the render URL (`{render_url}/v1/<renderCode>`; call it with a render key in the `dma-api-key` header or query parameter), `data.flatten` lists every overridable field as a dot-path key with its current value (`title.text`, `photo.src`…; pass them as query parameters or a JSON body to change them per render), `data.pure` is the same nested, and `variations` lists the sizes (`master` is the base size; pass another id as `variation`).',
+        'How to render a design: `render` is the render URL (`{render_url}/v1/<renderCode>`; call it with a render key in the `dma-api-key` header or query parameter), `data.flatten` lists every overridable field as a dot-path key with its current value (`title.text`, `photo.src`…; pass them as query parameters or a JSON body to change them per render), `data.pure` is the same nested, and `variations` lists the sizes (`master` is the base size; pass another id as `variation`). `examples` gives ready requests: `get` (a URL with `format`, `variation` and one override), `post` (the same with a JSON body) and `renderKey` (where a render key comes from).',
       inputSchema: DesignIdSchema,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
-    async ({ id }) => run(async () => jsonResult(await getRenderConfig(services, { account, id, renderUrl: context.renderUrl })), report),
+    async ({ id }) =>
+      run(async () => {
+        const config = await getRenderConfig(services, { account, id, renderUrl: context.renderUrl })
+        return jsonResult({ ...config, examples: renderExamples(config) })
+      }, report),
   )
 
   server.registerTool(
@@ -212,12 +204,16 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
     {
       title: 'Create a design',
       description:
-        'Creates a new design from a name and a complete design document (see `get_design_guide` for its format). It is stored as an unpublished draft (unless `publish` is true) and returned with its `_id` and `renderCode`. If the document is invalid nothing is stored and the error lists every problem with its JSON path. Next: `render_preview` to look at it, `update_design` to fix it, `publish_design` to make it renderable.',
-      inputSchema: CreateDesignInputSchema,
+        'Creates a new design from a name and a complete design document (see `get_design_guide` for its format). It is stored as an unpublished draft (unless `publish` is true). The reply is a summary: `_id`, `renderCode`, `state` (`draft` or `published`), `changes: "created"` and each component\'s key, type and dynamic fields; pass `verbose: true` to get the stored design too (`data:` URIs are always shortened to a marker with their size). If the document is invalid nothing is stored and the error lists every problem with its JSON path. Next: `render_preview` to look at it, `update_design` to fix it, `publish_design` to make it renderable.',
+      inputSchema: CreateDesignInputSchema.extend({ verbose: VerboseInputSchema }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       scopeChallenge: write,
     },
-    async (input) => run(async () => jsonResult(await createDesign(services, { account, ...input })), report),
+    async ({ verbose, ...input }) =>
+      run(async () => {
+        const design = await createDesign(services, { account, ...input })
+        return writeReply(summarizeDesignWrite(design), design, verbose)
+      }, report),
   )
 
   server.registerTool(
@@ -225,12 +221,16 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
     {
       title: 'Update a design\'s draft',
       description:
-        'Changes the draft of one of your designs (the published version stays as it is until `publish_design`). Give either `document` to replace the whole draft, or `patch` to change parts of it (fields of components found by their `key`, components to add or remove, top-level fields), and/or a new `name`. The result is validated; if it is invalid nothing changes and the error lists every problem with its JSON path.',
-      inputSchema: UpdateDesignInputSchema,
+        'Changes the draft of one of your designs (the published version stays as it is until `publish_design`). Give either `document` to replace the whole draft, or `patch` to change parts of it (fields of components found by their `key`, components to add or remove, top-level fields), and/or a new `name`. The result is validated; if it is invalid nothing changes and the error lists every problem with its JSON path. The reply is a summary: `_id`, `renderCode`, `state`, `changes` (components added, removed and changed with the changed field names, top-level fields changed, the new `name`) and each component\'s key, type and dynamic fields; pass `verbose: true` to get the stored design too (`data:` URIs shortened to a marker with their size; `get_design` returns it in full).',
+      inputSchema: UpdateDesignInputSchema.extend({ verbose: VerboseInputSchema }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       scopeChallenge: write,
     },
-    async (input) => run(async () => jsonResult(await updateDesign(services, { account, ...input })), report),
+    async ({ verbose, ...input }) =>
+      run(async () => {
+        const { design, previous } = await updateDesignWithPrevious(services, { account, ...input })
+        return writeReply(summarizeDesignWrite(design, previous), design, verbose)
+      }, report),
   )
 
   server.registerTool(
