@@ -28,6 +28,7 @@ import {
   type Renderer,
   networkPolicyFromEnv,
   type AssetServices,
+  type AssetSource,
   type NetworkPolicy,
 } from '@litho/core'
 import { registerAssetTools } from './asset-tools.js'
@@ -53,6 +54,8 @@ export interface LithoToolContext {
   assets?: AssetServices
   /** Where `upload_asset` may fetch a URL from. @default networkPolicyFromEnv() */
   network?: NetworkPolicy
+  /** Loads the `asset:` images a preview draws (core's createAssetSource); without it they fail as not found. */
+  assetSource?: AssetSource
 }
 
 /** Every tool, with the scope it needs. */
@@ -130,7 +133,7 @@ export function createLithoMcpServer(context: LithoToolContext, report: (error: 
       ].join('\n'),
     },
   )
-  const services = { designs: context.designs, renderer: context.renderer, meter: context.meter, clock: context.clock, ...(context.plans ? { plans: context.plans } : {}) }
+  const services = { designs: context.designs, renderer: context.renderer, meter: context.meter, clock: context.clock, ...(context.plans ? { plans: context.plans } : {}), ...(context.assetSource ? { assetSource: context.assetSource } : {}) }
   const { account } = context
   const write = requireScopes('read', 'write')
 

@@ -35,8 +35,8 @@ function handlerOf(app: AppContext): ReturnType<typeof createMcpHandler> {
       // The route checked the token and read the account; it passes both in `authInfo.extra`.
       ({ authInfo }) => {
         const account = authInfo?.extra?.account as { id: string; plan: PlanId }
-        const { designs, renderer, meter, plans, assets, files } = app.services
-        const library = assets === undefined ? {} : { assets: { assets, files, meter, designs, plans, clock: app.clock }, network: app.network }
+        const { designs, renderer, meter, plans, assets, files, assetSource } = app.services
+        const library = assets === undefined ? {} : { assets: { assets, files, meter, designs, plans, clock: app.clock }, network: app.network, ...(assetSource ? { assetSource } : {}) }
         return createLithoMcpServer({ designs, renderer, meter, plans, clock: app.clock, renderUrl: app.renderUrl, account, ...library }, app.report)
       },
       // 'auto': one JSON body unless a tool emits notifications first (then SSE).
