@@ -4,7 +4,6 @@
 // it, a render with asset: matching the same image as a data URI, and MCP uploads.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AssetResourceSchema, MAX_ASSET_BYTES, PaginatedAssetsSchema, parsePlanTable, storageUsage, type AssetResource } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
@@ -12,6 +11,7 @@ import { memoryAssetStore } from '@litho/storage-adapters/asset-store'
 import { compareImages } from '@litho/testing'
 import { jpegOfSize, noisyPng, pngBomb, randomPng, svg } from '../../core/test/assets/_images.js'
 import { RENDER_URL, createHarness, expectError, sniff, type Harness } from './_harness.js'
+import { MCP_URL, connectMcp } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 let h: Harness
@@ -193,12 +193,7 @@ describe('DELETE /assets/{id}', () => {
 
 describe('MCP upload_asset and list_assets', () => {
   async function connect(scope = 'read write') {
-    const MCP = `${RENDER_URL}/api/mcp`
-    const token = await accessToken(user, { scope, resource: MCP })
-    const transport = new StreamableHTTPClientTransport(new URL(MCP), { fetch: async (url, init) => h.app.fetch(new Request(url, init)), requestInit: { headers: { authorization: `Bearer ${token}` } } })
-    const client = new Client({ name: 'asset-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
-    await client.connect(transport)
-    return async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown>; content: Array<{ text?: string }> }
+    return (await connectMcp(h, await accessToken(user, { scope, resource: MCP_URL }), 'asset-test')).call
   }
 
   it('uploads from base64 and returns the asset: reference, which list_assets lists', async () => {

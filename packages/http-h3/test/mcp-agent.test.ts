@@ -3,10 +3,11 @@
 // shape, QR code, a group with auto-layout, a second variation), provokes a validation error and
 // fixes it from the error text alone, previews, publishes, and finally renders through the
 // render endpoint with a render key and an override taken from `get_render_config`.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
 import { RENDER_URL, createHarness, sniff, type Harness } from './_harness.js'
+import { connectMcp, textOf, type ToolResult } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 let h: Harness
@@ -20,25 +21,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-type Content = Array<{ type: string; text?: string; data?: string; mimeType?: string }>
-interface ToolResult {
-  content: Content
-  isError?: boolean
-  structuredContent?: Record<string, unknown>
-}
-
 async function connect(scope = 'read write'): Promise<{ call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>; client: Client }> {
-  const token = await accessToken(user, { scope, resource: MCP })
-  const transport = new StreamableHTTPClientTransport(new URL(MCP), {
-    fetch: async (url, init) => h.app.fetch(new Request(url, init)),
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  })
-  const client = new Client({ name: 'scripted-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
-  await client.connect(transport)
-  return { client, call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult }
+  return connectMcp(h, await accessToken(user, { scope, resource: MCP }), 'scripted-agent')
 }
-
-const textOf = (result: ToolResult) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n')
 
 /** The first JSON example inside the guide's `### <heading>` section. */
 function exampleOf(guide: string, heading: string): Record<string, unknown> {

@@ -1,18 +1,17 @@
 // The done-when of "designs built in one pass": an agent that has never seen Litho builds and
 // publishes a speaker card in two sizes, with a photo from its asset library, in at most 10 MCP
 // calls, each reply lean (no data URI echoed), and the developer renders both sizes with a key.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
 import { memoryAssetStore } from '@litho/storage-adapters/asset-store'
-import { RENDER_URL, createHarness, type Harness } from './_harness.js'
+import { createHarness, type Harness } from './_harness.js'
+import { MCP_URL, connectMcp, textOf, type ToolResult } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 let h: Harness
 let user: UserRecord
 const { accessToken } = oauthHelpers(() => h)
-const MCP = `${RENDER_URL}/api/mcp`
 
 beforeAll(async () => {
   h = await createHarness({ withOAuth: {}, assets: memoryAssetStore() })
@@ -20,22 +19,17 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-interface ToolResult { content: Array<{ type: string; text?: string }>; isError?: boolean; structuredContent?: Record<string, unknown> }
-
 describe('an agent session: a two-size card with a photo asset, built and published', () => {
   it('mcp › upload, read the guide, create, preview both sizes, publish, get the render config: 7 calls, then both sizes render', async () => {
-    const token = await accessToken(user, { scope: 'read write', resource: MCP })
-    const transport = new StreamableHTTPClientTransport(new URL(MCP), { fetch: async (url, init) => h.app.fetch(new Request(url, init)), requestInit: { headers: { authorization: `Bearer ${token}` } } })
-    const client = new Client({ name: 'speaker-card-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
-    await client.connect(transport)
+    const { client, call: callTool } = await connectMcp(h, await accessToken(user, { scope: 'read write', resource: MCP_URL }), 'speaker-card-agent')
     const calls: string[] = []
     const call = async (name: string, args: Record<string, unknown> = {}): Promise<ToolResult> => {
       calls.push(name)
-      const result = (await client.callTool({ name, arguments: args })) as ToolResult
+      const result = await callTool(name, args)
       expect(result.isError, `${name}: ${result.content.map((c) => c.text).join('\n')}`).toBeFalsy()
       return result
     }
-    const text = (result: ToolResult) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n')
+    const text = textOf
 
     // 1. The speaker's photo, into the asset library.
     const photo = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#c2410c' } }).jpeg().toBuffer()

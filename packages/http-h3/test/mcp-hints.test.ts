@@ -1,16 +1,15 @@
 // What an agent meets when it mixes up a design's `_id` and its render code, or previews with
 // overrides that all miss: errors and first lines that say what to do (issue: designs built in
 // one pass). Driven through the official MCP client against the app, as an agent connects.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserRecord } from '@litho/core/contracts'
-import { RENDER_URL, createHarness, type Harness } from './_harness.js'
+import { createHarness, type Harness } from './_harness.js'
+import { MCP_URL, connectMcp, textOf, type ToolResult } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
 let h: Harness
 let user: UserRecord
 const { accessToken } = oauthHelpers(() => h)
-const MCP = `${RENDER_URL}/api/mcp`
 
 beforeAll(async () => {
   h = await createHarness({ withOAuth: {} })
@@ -18,24 +17,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-interface ToolResult {
-  content: Array<{ type: string; text?: string }>
-  isError?: boolean
-  structuredContent?: Record<string, unknown>
-}
-
 async function connect(): Promise<(name: string, args?: Record<string, unknown>) => Promise<ToolResult>> {
-  const token = await accessToken(user, { scope: 'read write', resource: MCP })
-  const transport = new StreamableHTTPClientTransport(new URL(MCP), {
-    fetch: async (url, init) => h.app.fetch(new Request(url, init)),
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  })
-  const client = new Client({ name: 'hints', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
-  await client.connect(transport)
-  return async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult
+  return (await connectMcp(h, await accessToken(user, { scope: 'read write', resource: MCP_URL }), 'hints')).call
 }
-
-const textOf = (result: ToolResult) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n')
 const card = { version: 2, width: 400, height: 200, background: '#102030', components: [{ key: 'title', type: 'text', x: 20, y: 20, width: 360, height: 80, text: 'Stored', fontSize: 32, color: '#ffffff' }] }
 
 describe('MCP: errors and first lines that point to the fix', () => {

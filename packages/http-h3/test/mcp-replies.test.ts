@@ -2,43 +2,33 @@
 // summaries from create_design/update_design with data: URIs never echoed in full, the guide
 // by section and as resources, and ready render requests in get_render_config. Driven through
 // the official MCP client against the app.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getDesignGuide, getGuideSection } from '@litho/core'
 import type { UserRecord } from '@litho/core/contracts'
-import { RENDER_URL, createHarness, sniff, type Harness } from './_harness.js'
+import { createHarness, sniff, type Harness } from './_harness.js'
+import { MCP_URL, connectMcp, textOf, type ToolResult } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 import { dataUriMarker, elideDataUris } from '../src/mcp/replies.js'
 
 let h: Harness
 let user: UserRecord
 let client: Client
+let call: (name: string, args?: Record<string, unknown>) => Promise<ToolResult>
 const { accessToken } = oauthHelpers(() => h)
-const MCP = `${RENDER_URL}/api/mcp`
 
 beforeAll(async () => {
   h = await createHarness({ withOAuth: {} })
   user = await h.createUser('pro', PASSWORD)
-  const token = await accessToken(user, { scope: 'read write', resource: MCP })
-  const transport = new StreamableHTTPClientTransport(new URL(MCP), {
-    fetch: async (url, init) => h.app.fetch(new Request(url, init)),
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-  })
-  client = new Client({ name: 'replies', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } })
-  await client.connect(transport)
+  const connected = await connectMcp(h, await accessToken(user, { scope: 'read write', resource: MCP_URL }), 'replies')
+  client = connected.client
+  call = connected.call
 })
 afterAll(async () => {
   await client.close()
   await h.close()
 })
 
-interface ToolResult {
-  content: Array<{ type: string; text?: string }>
-  isError?: boolean
-  structuredContent?: Record<string, unknown>
-}
-const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolResult
-const textOf = (result: ToolResult) => result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n')
 
 // A 300 KB PNG-typed data URI (the bytes need not decode: the document is only stored, not rendered).
 const BIG_PNG = `data:image/png;base64,${Buffer.alloc(300 * 1024, 7).toString('base64')}`
