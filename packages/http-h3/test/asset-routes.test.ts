@@ -10,7 +10,7 @@ import type { UserRecord } from '@litho/core/contracts'
 import { memoryAssetStore } from '@litho/storage-adapters/asset-store'
 import { compareImages } from '@litho/testing'
 import { jpegOfSize, noisyPng, pngBomb, randomPng, svg } from '../../core/test/assets/_images.js'
-import { RENDER_URL, createHarness, expectError, sniff, type Harness } from './_harness.js'
+import { createHarness, expectError, sniff, type Harness } from './_harness.js'
 import { MCP_URL, connectMcp } from './_mcp.js'
 import { PASSWORD, oauthHelpers } from './_oauth.js'
 
