@@ -253,6 +253,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your assets, newest first
+         * @description Paginated like the design list (`$page`, `$limit`). The MCP tool `list_assets` does the same.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Upload an image to your asset library
+         * @description Stores a PNG, JPEG, WebP, GIF or SVG image of at most 10485760 bytes (10 MB) and 40000000 pixels, sent as the raw body (any Content-Type; the type is read from the bytes, and `?name=` names it) or as the `file` field of multipart/form-data. SVGs with scripts, event handlers, external references or foreignObject are refused. Its bytes count against the plan's storage. Draw it in a design with `"src": "asset:<id>"` (the answer's `ref`). The MCP tool `upload_asset` does the same.
+         */
+        post: operations["uploadAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one of your assets' metadata */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your assets
+         * @description Deletes the asset and gives its bytes back to the plan's storage. Refused (409 `ERR_ASSET_IN_USE`, naming the designs) while a published design draws it, unless `?force=true`.
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download one of your assets */
+        get: operations["getAssetContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/designs/v2/{id}/export": {
         parameters: {
             query?: never;
@@ -731,6 +793,8 @@ export interface components {
              * @enum {string}
              */
             reason?: "links_disabled" | "expired" | "exp_too_far" | "unknown_key" | "key_inactive" | "no_link_secret" | "bad_signature";
+            /** @description The request id, as in the `X-Request-Id` response header ([observability](./observability.md#request-ids)). */
+            requestId?: string;
         };
         QuotaError: {
             /** @constant */
@@ -746,6 +810,8 @@ export interface components {
                  */
                 resetAt: string;
             };
+            /** @description The request id, as in the `X-Request-Id` response header. */
+            requestId?: string;
         };
         StoredFile: {
             key?: string;
@@ -1331,6 +1397,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description One line: what was rendered and how many overrides were applied; when none was, it says so first. */
+            summary: string;
             /** @description Where each visible component was drawn, auto-layout included (one wholly off the canvas, which paints nothing, is placed from its `x`/`y`). */
             layout: {
                 /** @description The rendered (full, unscaled) width. */
@@ -2793,6 +2861,7 @@ export interface operations {
                      *           "message": "\"x\" is not a dynamic field of \"title\"; its dynamic fields are text"
                      *         }
                      *       ],
+                     *       "summary": "The 1 override was not applied (title.x: see the warnings): this is the draft version, variation master, 512x512 px, as stored. Valid keys: title.text.",
                      *       "layout": {
                      *         "width": 1080,
                      *         "height": 1080,
@@ -2891,6 +2960,441 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. A page past the last is empty. */
+                $page?: number;
+                /** @description Assets per page, 1-100. */
+                $limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of assets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        docs: {
+                            /** @description The asset id, for `/assets/{id}`. */
+                            id: string;
+                            /** @description The file name given at upload. */
+                            name: string;
+                            /**
+                             * @description The type read from the bytes (never the declared one).
+                             * @enum {string}
+                             */
+                            contentType: "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml";
+                            /** @description Pixels (SVG: its intrinsic size). */
+                            width: number;
+                            height: number;
+                            /** @description Stored size, counted against the plan's storage. */
+                            bytes: number;
+                            /**
+                             * Format: date-time
+                             * @description When it was uploaded.
+                             */
+                            createdAt: string;
+                            /** @description What a design writes in an image `src` (or an override) to draw it: `asset:<id>`. */
+                            ref: string;
+                        }[];
+                        /** @description This page, from 1. */
+                        page: number;
+                        /** @description Pages at this `$limit`; at least 1. */
+                        totalPages: number;
+                        hasNextPage: boolean;
+                        /** @description Assets of the account. */
+                        totalDocs: number;
+                        /** @description The page size used. */
+                        limit: number;
+                    };
+                };
+            };
+            /** @description `$page` or `$limit` is not a whole number in range (or given twice); `message` names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadAsset: {
+        parameters: {
+            query?: {
+                /** @description The file name, for a raw body (multipart bodies use the file part's name). */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image.
+                     */
+                    file: string;
+                    name?: string;
+                };
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The stored asset. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "a_3Jx9Qm2LpZ7aK4tW",
+                     *       "name": "logo.png",
+                     *       "contentType": "image/png",
+                     *       "width": 512,
+                     *       "height": 512,
+                     *       "bytes": 48213,
+                     *       "createdAt": "2026-11-23T10:00:00.000Z",
+                     *       "ref": "asset:a_3Jx9Qm2LpZ7aK4tW"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The asset id, for `/assets/{id}`. */
+                        id: string;
+                        /** @description The file name given at upload. */
+                        name: string;
+                        /**
+                         * @description The type read from the bytes (never the declared one).
+                         * @enum {string}
+                         */
+                        contentType: "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml";
+                        /** @description Pixels (SVG: its intrinsic size). */
+                        width: number;
+                        height: number;
+                        /** @description Stored size, counted against the plan's storage. */
+                        bytes: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was uploaded.
+                         */
+                        createdAt: string;
+                        /** @description What a design writes in an image `src` (or an override) to draw it: `asset:<id>`. */
+                        ref: string;
+                    };
+                };
+            };
+            /** @description The multipart body has no `file` field, or does not parse. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs (`insufficient_scope`). Or: the plan's storage is full (`ERR_STORAGE_QUOTA`). Or: The account's plan is not one this server offers (`code` `ERR_UNKNOWN_PLAN`; the message names it and the known plans): nothing was metered; the operator moves the account to a plan of the table. */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image is larger than 10485760 bytes (`ERR_ASSET_TOO_LARGE`), or an SVG larger than 1 MB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not an accepted image (`ERR_ASSET_INVALID`; `message` says why: the format, more than the pixel limit, a corrupt file, an unsafe SVG). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset id (`a_…`), as in its `ref` `asset:<id>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "a_3Jx9Qm2LpZ7aK4tW",
+                     *       "name": "logo.png",
+                     *       "contentType": "image/png",
+                     *       "width": 512,
+                     *       "height": 512,
+                     *       "bytes": 48213,
+                     *       "createdAt": "2026-11-23T10:00:00.000Z",
+                     *       "ref": "asset:a_3Jx9Qm2LpZ7aK4tW"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description The asset id, for `/assets/{id}`. */
+                        id: string;
+                        /** @description The file name given at upload. */
+                        name: string;
+                        /**
+                         * @description The type read from the bytes (never the declared one).
+                         * @enum {string}
+                         */
+                        contentType: "image/png" | "image/jpeg" | "image/webp" | "image/gif" | "image/svg+xml";
+                        /** @description Pixels (SVG: its intrinsic size). */
+                        width: number;
+                        height: number;
+                        /** @description Stored size, counted against the plan's storage. */
+                        bytes: number;
+                        /**
+                         * Format: date-time
+                         * @description When it was uploaded.
+                         */
+                        createdAt: string;
+                        /** @description What a design writes in an image `src` (or an override) to draw it: `asset:<id>`. */
+                        ref: string;
+                    };
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No asset of yours has this id (another account's asset is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: {
+                /** @description Delete even when published designs draw the asset (their renders then fail with `ERR_ASSET_NOT_FOUND`). */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The asset id (`a_…`), as in its `ref` `asset:<id>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "deleted": true,
+                     *       "id": "a_3Jx9Qm2LpZ7aK4tW"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        id: string;
+                    };
+                };
+            };
+            /** @description `force` is not true or false. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No asset of yours has this id (or it is already deleted). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Published designs draw this asset (`ERR_ASSET_IN_USE`; `message` names them, `designs` lists their ids and names). Change them first, or delete with `force=true`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAssetContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset id (`a_…`), as in its `ref` `asset:<id>`. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image as uploaded, with its sniffed Content-Type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description Missing, malformed, invalid, expired or revoked access token, or one issued for another resource. `WWW-Authenticate` says which. */
+            401: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token lacks the scope this operation needs (`insufficient_scope`). */
+            403: {
+                headers: {
+                    /** @description RFC 6750 challenge naming the protected-resource metadata (`resource_metadata`) and, for 403, the scopes needed. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No asset of yours has this id. */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -19,6 +19,7 @@ const SAMPLES: Record<string, { flag: string | true; env: string; read: (s: Retu
   'output-cache-mb': { flag: '8', env: '8', read: (s) => s.outputCache.maxBytes },
   'shared-output-cache': { flag: true, env: '1', read: (s) => s.outputCache.shared },
   'no-console': { flag: true, env: '0', read: (s) => s.console },
+  'no-docs': { flag: true, env: '0', read: (s) => s.docs },
   metrics: { flag: true, env: '1', read: (s) => s.metrics.enabled },
   'metrics-port': { flag: '9464', env: '9464', read: (s) => s.metrics.port },
   'log-level': { flag: 'warn', env: 'warn', read: (s) => s.log.level },
