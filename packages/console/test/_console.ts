@@ -80,3 +80,24 @@ export async function apiToken(url: string): Promise<string> {
   const tokens = await fetch(`${url}/api/v1/auth/oauth2/token?org=${org}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id, code_verifier: verifier }) })
   return ((await tokens.json()) as { access_token: string }).access_token
 }
+
+/**
+ * Runs in the page (`page.evaluate(PIXELS_DIFFERING, [a, b])`; the tests' own types have no DOM):
+ * decodes both image URLs and counts the pixels whose colour differs.
+ */
+export const PIXELS_DIFFERING = `async ([a, b]) => {
+  const pixels = async (src) => {
+    const image = new Image()
+    image.src = src
+    await image.decode()
+    const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight)
+    const context = canvas.getContext('2d')
+    context.drawImage(image, 0, 0)
+    return context.getImageData(0, 0, canvas.width, canvas.height).data
+  }
+  const [x, y] = await Promise.all([pixels(a), pixels(b)])
+  if (x.length !== y.length) return x.length
+  let count = 0
+  for (let i = 0; i < x.length; i += 4) if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) count++
+  return count
+}`

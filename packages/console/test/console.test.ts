@@ -5,25 +5,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { SHOTS, apiToken, signIn, startConsole, type ConsoleFixture } from './_console.js'
-
-// Runs in the page (the test's own types have no DOM): decodes both images, counts differing pixels.
-const PIXELS_DIFFERING = `async ([a, b]) => {
-  const pixels = async (src) => {
-    const image = new Image()
-    image.src = src
-    await image.decode()
-    const canvas = new OffscreenCanvas(image.naturalWidth, image.naturalHeight)
-    const context = canvas.getContext('2d')
-    context.drawImage(image, 0, 0)
-    return context.getImageData(0, 0, canvas.width, canvas.height).data
-  }
-  const [x, y] = await Promise.all([pixels(a), pixels(b)])
-  if (x.length !== y.length) return x.length
-  let count = 0
-  for (let i = 0; i < x.length; i += 4) if (x[i] !== y[i] || x[i + 1] !== y[i + 1] || x[i + 2] !== y[i + 2]) count++
-  return count
-}`
+import { PIXELS_DIFFERING, SHOTS, apiToken, signIn, startConsole, type ConsoleFixture } from './_console.js'
 
 let c: ConsoleFixture
 // Completion webhooks of the export job go to this receiver on loopback.
