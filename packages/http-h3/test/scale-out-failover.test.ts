@@ -18,6 +18,7 @@ import { createBackends } from '../src/backends.js'
 import { createOAuthFromEnv } from '../src/oauth-config.js'
 import { CHILD_ENV, CLI } from './_process.js'
 import { SMALL_DESIGN } from './_harness.js'
+import { deleteRedisKeys } from './_redis.js'
 
 const root = mkdtempSync(join(tmpdir(), 'litho-failover-'))
 const prefix = `litho-test:${randomBytes(6).toString('hex')}`
@@ -50,15 +51,7 @@ afterAll(async () => {
   for (const child of children) child.kill('SIGKILL')
   await s3?.close()
   rmSync(root, { recursive: true, force: true })
-  const { default: Redis } = await import('ioredis')
-  const redis = new Redis('redis://127.0.0.1:6379')
-  let cursor = '0'
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500)
-    if (keys.length > 0) await redis.del(...keys)
-    cursor = next
-  } while (cursor !== '0')
-  await redis.quit()
+  await deleteRedisKeys(prefix)
 })
 
 /** A pro user, a published small design and an access token, written to the shared stores (no queue started). */

@@ -14,6 +14,7 @@ import { Browser } from './_browser.js'
 import { Receiver } from './_receiver.js'
 import { seedSignedInUser } from './_serve-oauth.js'
 import { SMALL_DESIGN, sniff } from './_harness.js'
+import { deleteRedisKeys } from './_redis.js'
 
 const root = mkdtempSync(join(tmpdir(), 'litho-scale-out-'))
 const BUCKET = 'litho-scale-out'
@@ -40,16 +41,7 @@ afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
   await s3?.close()
   rmSync(root, { recursive: true, force: true })
-  // Remove this run's Redis keys.
-  const { default: Redis } = await import('ioredis')
-  const redis = new Redis('redis://127.0.0.1:6379')
-  let cursor = '0'
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500)
-    if (keys.length > 0) await redis.del(...keys)
-    cursor = next
-  } while (cursor !== '0')
-  await redis.quit()
+  await deleteRedisKeys(prefix)
 })
 
 async function start(name: string, extraEnv: Record<string, string | undefined> = {}, publicUrl?: string, sharedOutputCache = false): Promise<LithoServer> {
