@@ -3,31 +3,58 @@
  * as resvg draws them, and are laid one over another with the same source-over rule resvg
  * uses when it paints them in one pass; only the rectangle a layer covers is touched.
  *
+ * A canvas with an opaque background is kept as RGB (3 bytes a pixel): every pixel of it is
+ * opaque, so source-over leaves alpha at 255 and the colour channels are exactly those of the
+ * RGBA composite. The encoders then take it as it is (no alpha to drop), and the copy of the
+ * cached bottom layer is a quarter smaller.
+ *
  * @module render/layers/composite
  */
 import sharp from 'sharp'
 import { encodePixels, rawPixels, type RasterFormat, type RasterRegion } from '../encode.js'
+import { encodePngFast, ppmHeader, rgbaToRgb } from '../fast-png.js'
 
-// Canvases to composite into, by size in bytes, reused from render to render: a fresh 4.7 MB
-// Buffer per render of a 1080x1080 card leaves garbage that the GC reclaims late, which showed
-// as peak RSS. One is kept per size: a pool worker renders one document at a time.
+/** A canvas to composite into: `pixels` holds `width × height × channels` bytes. */
+export interface Canvas {
+  width: number
+  height: number
+  /** 3: opaque RGB; 4: premultiplied RGBA. */
+  channels: 3 | 4
+  pixels: Buffer
+  /** `pixels` with room for a PPM header in front (RGB canvases), see fast-png.ts. */
+  framed?: Buffer
+}
+
+// Canvases by size in bytes, reused from render to render: a fresh 4.7 MB Buffer per render of
+// a 1080x1080 card leaves garbage that the GC reclaims late, which showed as peak RSS. One is
+// kept per size: a pool worker renders one document at a time.
 const spare = new Map<number, Buffer[]>()
 const SPARES_PER_SIZE = 1
 
-/** A canvas of `bytes` bytes holding a copy of `base` (or transparent); give it back with {@link releaseCanvas}. */
-export function takeCanvas(bytes: number, base: Buffer | undefined): Buffer {
-  const canvas = spare.get(bytes)?.pop() ?? Buffer.allocUnsafe(bytes)
-  if (base) base.copy(canvas)
-  else canvas.fill(0)
-  return canvas
+/**
+ * A canvas holding a copy of `base` (same channels, whole canvas) or transparent; give it back
+ * with {@link releaseCanvas}.
+ *
+ * @example const canvas = takeCanvas(1080, 1080, 3, below.pixels)
+ */
+export function takeCanvas(width: number, height: number, channels: 3 | 4, base: Buffer | undefined): Canvas {
+  const header = channels === 3 ? ppmHeader(width, height) : ''
+  const size = header.length + width * height * channels
+  const buffer = spare.get(size)?.pop() ?? Buffer.allocUnsafe(size)
+  const pixels = header ? buffer.subarray(header.length) : buffer
+  if (header) buffer.write(header, 'latin1')
+  if (base) base.copy(pixels)
+  else pixels.fill(channels === 3 ? 255 : 0)
+  return { width, height, channels, pixels, ...(header ? { framed: buffer } : {}) }
 }
 
 /** Returns a canvas from {@link takeCanvas} once nothing reads it any more. */
-export function releaseCanvas(canvas: Buffer): void {
-  const list = spare.get(canvas.length) ?? []
+export function releaseCanvas(canvas: Canvas): void {
+  const buffer = canvas.framed ?? canvas.pixels
+  const list = spare.get(buffer.length) ?? []
   if (list.length >= SPARES_PER_SIZE) return
-  list.push(canvas)
-  spare.set(canvas.length, list)
+  list.push(buffer)
+  spare.set(buffer.length, list)
 }
 
 /** `round(v / 255)` for 0 ≤ v ≤ 255², exact. */
@@ -37,48 +64,73 @@ const div255 = (v: number): number => {
 }
 
 /**
- * Paints `layer` over `canvas` (premultiplied RGBA of `canvasWidth` pixels a row), in place.
+ * Premultiplied RGBA of an opaque layer as RGB (its alpha is 255 everywhere, so the colours
+ * are the same). For bottom layers drawn on an opaque background.
  *
- * @example paintOver(canvas, 1080, { x: 60, y: 640, width: 960, height: 160, pixels })
+ * @example toRgb(region.pixels).length // width × height × 3
  */
-export function paintOver(canvas: Buffer, canvasWidth: number, layer: RasterRegion): void {
+export function toRgb(rgba: Buffer): Buffer {
+  return rgbaToRgb(rgba, Buffer.allocUnsafe((rgba.length / 4) * 3))
+}
+
+/**
+ * Paints `layer` (premultiplied RGBA) over `canvas`, in place: source-over, the rule resvg
+ * uses. Fully transparent pixels are skipped and opaque ones copied, which is most of a text layer.
+ *
+ * @example paintOver(canvas, { x: 60, y: 640, width: 960, height: 160, pixels })
+ */
+export function paintOver(canvas: Canvas, layer: RasterRegion): void {
   const { pixels, width, height } = layer
+  const out = canvas.pixels
+  const n = canvas.channels
+  // Pixels as 32-bit words where the buffer allows it: a transparent pixel is a zero word.
+  const words = pixels.byteOffset % 4 === 0 ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : undefined
   for (let row = 0; row < height; row++) {
     let s = row * width * 4
-    let d = ((layer.y + row) * canvasWidth + layer.x) * 4
-    for (let col = 0; col < width; col++, s += 4, d += 4) {
+    let d = ((layer.y + row) * canvas.width + layer.x) * n
+    for (let col = 0; col < width; col++, s += 4, d += n) {
+      if (words && words[s >> 2] === 0) continue
       const alpha = pixels[s + 3]!
       if (alpha === 0) continue
       if (alpha === 255) {
-        canvas[d] = pixels[s]!
-        canvas[d + 1] = pixels[s + 1]!
-        canvas[d + 2] = pixels[s + 2]!
-        canvas[d + 3] = 255
+        out[d] = pixels[s]!
+        out[d + 1] = pixels[s + 1]!
+        out[d + 2] = pixels[s + 2]!
+        if (n === 4) out[d + 3] = 255
         continue
       }
       const keep = 255 - alpha
-      canvas[d] = pixels[s]! + div255(canvas[d]! * keep)
-      canvas[d + 1] = pixels[s + 1]! + div255(canvas[d + 1]! * keep)
-      canvas[d + 2] = pixels[s + 2]! + div255(canvas[d + 2]! * keep)
-      canvas[d + 3] = alpha + div255(canvas[d + 3]! * keep)
+      out[d] = pixels[s]! + div255(out[d]! * keep)
+      out[d + 1] = pixels[s + 1]! + div255(out[d + 1]! * keep)
+      out[d + 2] = pixels[s + 2]! + div255(out[d + 2]! * keep)
+      if (n === 4) out[d + 3] = alpha + div255(out[d + 3]! * keep)
     }
   }
 }
 
-// PNG from composited pixels: zlib level 2 without adaptive filtering. Measured on the
-// reference card (docs/performance.md): 23 ms and 1185 KB, against 29 ms and 1161 KB with
-// adaptive filtering at level 1, 45 ms at libvips' default level 6, and resvg's own encoder
-// (25 ms, 937 KB), which only encodes what resvg itself drew.
+// PNG of a transparent canvas, through sharp (which divides the premultiplied alpha out): zlib
+// level 2 without adaptive filtering, 23 ms and 1185 KB on the reference card against 29 ms
+// and 1161 KB with adaptive filtering at level 1 and 45 ms at libvips' default level 6.
 const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false, palette: false } as const
 
 /**
- * Encodes a composited canvas. `opaque`: every pixel is opaque (an opaque background), so PNG
- * and JPEG drop the alpha channel.
+ * Encodes a composited canvas: an RGB canvas as RGB (PNG through the fast encoder of
+ * fast-png.ts), an RGBA one through sharp.
  *
- * @example await encodeCanvas(canvas, 1080, 1080, 'jpeg', 80, true) // JPEG bytes
+ * @example await encodeCanvas(canvas, 'jpeg', 80) // JPEG bytes
  */
-export function encodeCanvas(pixels: Buffer, width: number, height: number, format: RasterFormat, quality: number, opaque: boolean): Promise<Uint8Array> {
-  const image = sharp(pixels, rawPixels(width, height, opaque))
-  if (format === 'png') return (opaque ? image.removeAlpha() : image).png(PNG_OPTIONS).toBuffer()
-  return encodePixels(image, format, quality, opaque)
+export async function encodeCanvas(canvas: Canvas, format: RasterFormat, quality: number): Promise<Uint8Array> {
+  const { width, height, channels, pixels } = canvas
+  if (channels === 3) {
+    if (format === 'png' && canvas.framed) {
+      const fast = await encodePngFast(canvas.framed)
+      if (fast) return fast
+    }
+    const image = sharp(pixels, { raw: { width, height, channels: 3 } })
+    if (format === 'png') return image.png(PNG_OPTIONS).toBuffer()
+    return encodePixels(image, format, quality, true, false)
+  }
+  const image = sharp(pixels, rawPixels(width, height, false))
+  if (format === 'png') return image.png(PNG_OPTIONS).toBuffer()
+  return encodePixels(image, format, quality, false)
 }

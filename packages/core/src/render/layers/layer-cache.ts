@@ -22,7 +22,10 @@ export interface CachedLayer {
   y: number
   width: number
   height: number
-  /** Premultiplied RGBA, `width × height × 4` bytes. */
+  /**
+   * Premultiplied RGBA, `width × height × 4` bytes; a bottom layer drawn on an opaque
+   * background is RGB, `width × height × 3` bytes (every pixel of it is opaque).
+   */
   pixels: Buffer
   /** text_overflow and text_cut of its texts, in paint order. */
   layoutWarnings: RenderWarning[]

@@ -14,7 +14,7 @@ import { isOpaquePaint, layoutPass, visibleComponents, type Prepared } from '../
 import type { DetectedBox } from '../component-layout.js'
 import type { ResolvedDocument } from '../resolve-document.js'
 import type { RenderWarning } from '../types.js'
-import { encodeCanvas, paintOver, releaseCanvas, takeCanvas } from './composite.js'
+import { encodeCanvas, paintOver, releaseCanvas, takeCanvas, toRgb } from './composite.js'
 import { layerKey, type CachedLayer, type LayerCache } from './layer-cache.js'
 import { planLayers } from './plan-layers.js'
 
@@ -94,6 +94,9 @@ export async function renderLayered(
     return region === undefined ? undefined : { region, warnings: layout.warnings }
   }
 
+  // An opaque background makes every pixel of the canvas opaque: it is composited as RGB.
+  const channels = isOpaquePaint(doc.background) ? 3 : 4
+
   async function staticLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<CachedLayer | null | undefined> {
     if (key === undefined) return null
     const hit = cache.get(key)
@@ -110,6 +113,8 @@ export async function renderLayered(
     if (!drawn) return undefined
     if (detected) for (const [k, box] of boxes) detected.set(k, box)
     const region = drawn.region ?? { x: 0, y: 0, width: 0, height: 0, pixels: Buffer.alloc(0) }
+    // The bottom layer is the whole canvas: kept in the canvas's channels, ready to copy.
+    if (crop === undefined && channels === 3 && region.pixels.length > 0) region.pixels = toRgb(region.pixels)
     const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before), boxes }
     cache.set(key, layer)
     return layer
@@ -125,13 +130,13 @@ export async function renderLayered(
     if (above === undefined) return bail()
 
     const started = now()
-    const canvas = takeCanvas(width * height * 4, below?.pixels)
-    if (dynamic?.region) paintOver(canvas, width, dynamic.region)
-    if (above && above.width > 0) paintOver(canvas, width, above)
+    const canvas = takeCanvas(width, height, channels, below?.pixels)
+    if (dynamic?.region) paintOver(canvas, dynamic.region)
+    if (above && above.width > 0) paintOver(canvas, above)
     const composited = now()
     let bytes: Uint8Array
     try {
-      bytes = await encodeCanvas(canvas, width, height, output.format, output.quality, isOpaquePaint(doc.background))
+      bytes = await encodeCanvas(canvas, output.format, output.quality)
     } finally {
       releaseCanvas(canvas)
     }
