@@ -73,32 +73,63 @@ export function toRgb(rgba: Buffer): Buffer {
   return rgbaToRgb(rgba, Buffer.allocUnsafe((rgba.length / 4) * 3))
 }
 
+// Pixels are read as little-endian 32-bit words (R in the low byte): what every platform sharp
+// and resvg ship for is. On another, the byte-wise loop runs.
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+/** `layer.pixels` as 32-bit words, copied to an aligned buffer when they are not 4-aligned. */
+function wordsOf(pixels: Buffer): Uint32Array {
+  const aligned = pixels.byteOffset % 4 === 0 ? pixels : Buffer.from(pixels)
+  return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2)
+}
+
 /**
  * Paints `layer` (premultiplied RGBA) over `canvas`, in place: source-over, the rule resvg
- * uses. Fully transparent pixels are skipped and opaque ones copied, which is most of a text layer.
+ * uses. Fully transparent pixels (a zero word) are skipped and opaque ones copied, which is
+ * most of a layer of text, badges and codes.
  *
  * @example paintOver(canvas, { x: 60, y: 640, width: 960, height: 160, pixels })
  */
 export function paintOver(canvas: Canvas, layer: RasterRegion): void {
+  if (!LITTLE_ENDIAN) return paintOverBytes(canvas, layer)
+  const words = wordsOf(layer.pixels)
+  const out = canvas.pixels
+  const { width, height } = layer
+  const n = canvas.channels
+  for (let row = 0; row < height; row++) {
+    const end = (row + 1) * width
+    let d = ((layer.y + row) * canvas.width + layer.x) * n
+    for (let w = row * width; w < end; w++, d += n) {
+      const px = words[w]!
+      if (px === 0) continue
+      const alpha = px >>> 24
+      if (alpha === 255) {
+        out[d] = px & 255
+        out[d + 1] = (px >>> 8) & 255
+        out[d + 2] = (px >>> 16) & 255
+        if (n === 4) out[d + 3] = 255
+        continue
+      }
+      const keep = 255 - alpha
+      out[d] = (px & 255) + div255(out[d]! * keep)
+      out[d + 1] = ((px >>> 8) & 255) + div255(out[d + 1]! * keep)
+      out[d + 2] = ((px >>> 16) & 255) + div255(out[d + 2]! * keep)
+      if (n === 4) out[d + 3] = alpha + div255(out[d + 3]! * keep)
+    }
+  }
+}
+
+/** {@link paintOver} byte by byte, for a big-endian host. */
+function paintOverBytes(canvas: Canvas, layer: RasterRegion): void {
   const { pixels, width, height } = layer
   const out = canvas.pixels
   const n = canvas.channels
-  // Pixels as 32-bit words where the buffer allows it: a transparent pixel is a zero word.
-  const words = pixels.byteOffset % 4 === 0 ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : undefined
   for (let row = 0; row < height; row++) {
     let s = row * width * 4
     let d = ((layer.y + row) * canvas.width + layer.x) * n
     for (let col = 0; col < width; col++, s += 4, d += n) {
-      if (words && words[s >> 2] === 0) continue
       const alpha = pixels[s + 3]!
       if (alpha === 0) continue
-      if (alpha === 255) {
-        out[d] = pixels[s]!
-        out[d + 1] = pixels[s + 1]!
-        out[d + 2] = pixels[s + 2]!
-        if (n === 4) out[d + 3] = 255
-        continue
-      }
       const keep = 255 - alpha
       out[d] = pixels[s]! + div255(out[d]! * keep)
       out[d + 1] = pixels[s + 1]! + div255(out[d + 1]! * keep)
