@@ -132,7 +132,8 @@ describe('static-layer cache › equals a whole render', () => {
         const options: RenderOptions = { format, overrides: { 'title.text': title } }
         await expectSameRender(await renderDocument(design, options, layered.context), await renderDocument(design, options, full))
       }
-    expect([layered.stores, layered.hits]).toEqual([1, 3])
+    // The top layer once; each title comes back in the second format, so its dynamic run is kept then.
+    expect([layered.stores, layered.hits]).toEqual([3, 3])
   })
 
   it('layers › the same request gives the same bytes whether its layers were cached or just built', async () => {
@@ -142,9 +143,32 @@ describe('static-layer cache › equals a whole render', () => {
       const options: RenderOptions = { format, overrides: { 'title.text': 'Same bytes' } }
       const cold = await renderDocument(card, options, layered.context)
       const warm = await renderDocument(card, options, layered.context)
-      expect([layered.stores, layered.hits]).toEqual([2, 2])
+      // The second render reads both static layers and keeps the dynamic run (its text came back); the third reads all three.
+      expect([layered.stores, layered.hits]).toEqual([3, 2])
+      const warmest = await renderDocument(card, options, layered.context)
+      expect([layered.stores, layered.hits]).toEqual([3, 5])
       expect(Buffer.compare(Buffer.from(cold.bytes), Buffer.from(warm.bytes))).toBe(0)
+      expect(Buffer.compare(Buffer.from(cold.bytes), Buffer.from(warmest.bytes))).toBe(0)
     }
+  })
+
+  it('layers › a dynamic run is kept only when its text repeats: one-off titles never push static layers out', async () => {
+    const card = (await referenceDesigns()).card1080
+    const layered = counted()
+    const render = (title: string): Promise<RenderResult> => renderDocument(card, { format: 'jpeg', overrides: { 'title.text': title } }, layered.context)
+    for (let i = 0; i < 5; i++) await render(`A one-off title, number ${i}`)
+    const staticBytes = layered.context.layers!.bytes()
+    expect(layered.stores).toBe(2)
+    const first = await render('A title that repeats')
+    expect([layered.stores, layered.context.layers!.bytes()]).toEqual([2, staticBytes])
+    const second = await render('A title that repeats')
+    expect(layered.stores).toBe(3)
+    const hits = layered.hits
+    const third = await render('A title that repeats')
+    expect([layered.stores, layered.hits - hits]).toEqual([3, 3])
+    expect(third.layerCache).toBe('hit')
+    for (const again of [second, third]) expect(Buffer.compare(Buffer.from(first.bytes), Buffer.from(again.bytes))).toBe(0)
+    await expectSameRender(third, await renderDocument(card, { format: 'jpeg', overrides: { 'title.text': 'A title that repeats' } }, full))
   })
 
   it('layers › font warnings of static texts (an unknown family, glyphs no font has) are replayed on a hit', async () => {
@@ -178,7 +202,8 @@ describe('static-layer cache › keys, bounds and eviction', () => {
       await renderDocument({ ...card, components: [extra, ...card.components!] }, { format: 'jpeg', overrides: { 'title.text': 'Same title' } }, layered.context)
       expect(layered.context.layers!.bytes()).toBeLessThanOrEqual(bound)
     }
-    expect(layered.stores).toBe(6)
+    // Five bottom layers, the shared top layer, and the title's run (the same title every time).
+    expect(layered.stores).toBe(7)
     expect(layered.context.layers!.bytes()).toBeGreaterThan(0)
     const small = createLayerCache(1000)!
     small.set('big', { x: 0, y: 0, width: 100, height: 100, pixels: Buffer.alloc(40_000), layoutWarnings: [], fontWarnings: [] })
@@ -213,10 +238,12 @@ describe('static-layer cache › keys, bounds and eviction', () => {
     await render(card, '2026-11-01T00:00:00.000Z', layered.context)
     await render(updated, '2026-11-02T00:00:00.000Z', layered.context)
     // What is left is exactly what the new version uses: the shared bottom layer and its new top layer.
+    // (Twice, so that it keeps the title's run too, as the layered context did on its second render.)
     const fresh = counted()
     await render(updated, '2026-11-02T00:00:00.000Z', fresh.context)
+    await render(updated, '2026-11-02T00:00:00.000Z', fresh.context)
     expect(layered.context.layers!.bytes()).toBe(fresh.context.layers!.bytes())
-    expect([layered.stores, layered.hits]).toEqual([3, 3])
+    expect([layered.stores, layered.hits]).toEqual([4, 4])
 
     const cache = createLayerCache()!
     const layer = { x: 0, y: 0, width: 1, height: 1, pixels: Buffer.alloc(4), layoutWarnings: [], fontWarnings: [] }

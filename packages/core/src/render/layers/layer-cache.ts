@@ -50,6 +50,12 @@ export interface LayerCache {
    * dropped at once instead of waiting to age out.
    */
   track(designId: string, version: string, keys: readonly string[]): void
+  /**
+   * Whether a layer that changes with the overrides (a dynamic run) is worth keeping: true when
+   * `key` was asked for before. The first sighting is only remembered (in a bounded set of keys),
+   * so one-off texts never push static layers out of the cache; text that repeats is kept.
+   */
+  admit(key: string): boolean
   /** Bytes held now. */
   bytes(): number
   clear(): void
@@ -62,6 +68,8 @@ export const DEFAULT_LAYER_CACHE_BYTES = 64 * 1024 * 1024
 // the keys kept per design before those the LRU already dropped are forgotten.
 const TRACKED_DESIGNS = 2048
 const MAX_KEYS_PER_DESIGN = 64
+// Keys of dynamic runs seen once (a SHA-1 each): a repeat within this many renders is kept.
+const SEEN_DYNAMIC_KEYS = 4096
 
 // What an entry costs besides its pixels (the object, its warnings, the key).
 const ENTRY_OVERHEAD = 512
@@ -91,6 +99,7 @@ export function createLayerCache(layerCacheBytes?: number): LayerCache | undefin
   const lru = new LRUCache<string, CachedLayer>({ maxSize: maxBytes, sizeCalculation: (layer) => layer.pixels.byteLength + ENTRY_OVERHEAD })
   // The version each stored design was last rendered at, and the layer keys it used.
   const designs = new LRUCache<string, { version: string; keys: Set<string> }>({ max: TRACKED_DESIGNS })
+  const seen = new LRUCache<string, true>({ max: SEEN_DYNAMIC_KEYS })
   return {
     maxBytes,
     fits: (bytes) => bytes + ENTRY_OVERHEAD <= maxBytes,
@@ -110,10 +119,16 @@ export function createLayerCache(layerCacheBytes?: number): LayerCache | undefin
       if (owned.keys.size > MAX_KEYS_PER_DESIGN) for (const key of owned.keys) if (!lru.has(key)) owned.keys.delete(key)
       designs.set(designId, owned)
     },
+    admit(key) {
+      if (seen.has(key) || lru.has(key)) return true
+      seen.set(key, true)
+      return false
+    },
     bytes: () => lru.calculatedSize,
     clear() {
       lru.clear()
       designs.clear()
+      seen.clear()
     },
   }
 }
@@ -157,7 +172,7 @@ const KEY_VERSION = 2
  *
  * @example layerKey('below', resolved, plan.below, resolved.document.background, prepared) // 'q1w…=' (SHA-1, base64)
  */
-export function layerKey(part: 'below' | 'above', resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): string {
+export function layerKey(part: 'below' | 'dynamic' | 'above', resolved: ResolvedDocument, components: readonly Component[], background: Paint | undefined, prepared: Prepared): string {
   const doc = resolved.document
   const replacer = (_: string, value: unknown): unknown => {
     if (value === null || typeof value !== 'object' || !('type' in value) || !('key' in value)) return value

@@ -65,10 +65,10 @@ export async function renderLayered(
   const { width, height } = resolved
   if (!plan || !cache.fits(width * height * 4)) return undefined
   const doc = resolved.document
-  const keyOf = (name: 'below' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
+  const keyOf = (name: 'below' | 'dynamic' | 'above', components: readonly Component[], background: Paint | undefined): string | undefined =>
     components.length === 0 && background === undefined ? undefined : layerKey(name, resolved, components, background, prepared)
-  const keys = { below: keyOf('below', plan.below, doc.background), above: keyOf('above', plan.above, undefined) }
-  if (resolved.source) cache.track(resolved.source.designId, resolved.source.version, [keys.below, keys.above].filter((k): k is string => k !== undefined))
+  const keys = { below: keyOf('below', plan.below, doc.background), dynamic: keyOf('dynamic', plan.dynamic, undefined), above: keyOf('above', plan.above, undefined) }
+  if (resolved.source) cache.track(resolved.source.designId, resolved.source.version, [keys.below, keys.dynamic, keys.above].filter((k): k is string => k !== undefined))
   const fontWarnings = prepared.fonts.warnings
   const mark = fontWarnings.length
   const bail = (): undefined => {
@@ -97,7 +97,8 @@ export async function renderLayered(
   // An opaque background makes every pixel of the canvas opaque: it is composited as RGB.
   const channels = isOpaquePaint(doc.background) ? 3 : 4
 
-  async function staticLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined): Promise<CachedLayer | null | undefined> {
+  // A layer from the cache, or drawn and kept. `keep` false: drawn only (a dynamic run seen once).
+  async function cachedLayer(key: string | undefined, components: readonly Component[], background: Paint | undefined, crop: number | undefined, keep = true): Promise<CachedLayer | null | undefined> {
     if (key === undefined) return null
     const hit = cache.get(key)
     if (hit?.boxes || (hit && !detected)) {
@@ -116,22 +117,23 @@ export async function renderLayered(
     // The bottom layer is the whole canvas: kept in the canvas's channels, ready to copy.
     if (crop === undefined && channels === 3 && region.pixels.length > 0) region.pixels = toRgb(region.pixels)
     const layer: CachedLayer = { ...region, layoutWarnings: drawn.warnings, fontWarnings: fontWarnings.slice(before), boxes }
-    cache.set(key, layer)
+    if (keep) cache.set(key, layer)
     return layer
   }
 
   try {
     // Bottom to top, so that layout warnings and font warnings come in paint order.
-    const below = await staticLayer(keys.below, plan.below, doc.background, undefined)
+    const below = await cachedLayer(keys.below, plan.below, doc.background, undefined)
     if (below === undefined) return bail()
-    const dynamic = plan.dynamic.length > 0 ? await part(plan.dynamic, undefined, cropMargin(plan.dynamic), detected) : null
+    // The dynamic run is drawn every render, and kept once its key comes back (text that repeats).
+    const dynamic = keys.dynamic === undefined ? null : await cachedLayer(keys.dynamic, plan.dynamic, undefined, cropMargin(plan.dynamic), cache.admit(keys.dynamic))
     if (dynamic === undefined) return bail()
-    const above = await staticLayer(keys.above, plan.above, undefined, cropMargin(plan.above))
+    const above = await cachedLayer(keys.above, plan.above, undefined, cropMargin(plan.above))
     if (above === undefined) return bail()
 
     const started = now()
     const canvas = takeCanvas(width, height, channels, below?.pixels)
-    if (dynamic?.region) paintOver(canvas, dynamic.region)
+    if (dynamic && dynamic.width > 0) paintOver(canvas, dynamic)
     if (above && above.width > 0) paintOver(canvas, above)
     const composited = now()
     let bytes: Uint8Array
@@ -141,7 +143,7 @@ export async function renderLayered(
       releaseCanvas(canvas)
     }
     if (times) Object.assign(times, { ...clock, composite: composited - started, encode: now() - composited })
-    const warnings = [...(below?.layoutWarnings ?? []), ...(dynamic?.warnings ?? []), ...(above?.layoutWarnings ?? [])]
+    const warnings = [...(below?.layoutWarnings ?? []), ...(dynamic?.layoutWarnings ?? []), ...(above?.layoutWarnings ?? [])]
     return { bytes, warnings, reused }
   } catch (error) {
     if (LithoError.isInstance(error)) throw error
