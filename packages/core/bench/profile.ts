@@ -1,7 +1,8 @@
 // `npx tsx packages/core/bench/profile.ts [--design=card1080] [--n=25]`: where the time of one
 // render goes, stage by stage (prepare, layout, rasterize, composite, encode), on the whole
 // path and on the static-layer path, for PNG, JPEG and WebP, each render with a fresh title
-// (docs/performance.md, "Where the time goes"). Runs from source on the calling thread.
+// (docs/performance.md, "Where the time goes"); *validate* is resolveDocument (schema, overrides,
+// variation) of the raw design. Runs from source on the calling thread.
 import { Resvg } from '@resvg/resvg-js'
 import sharp from 'sharp'
 import { referenceDesigns } from '../../testing/src/index.js'
@@ -21,10 +22,16 @@ const context = createRenderContext({ layerCacheBytes: 0 })
 const cache = createLayerCache()!
 const RESVG = { font: { loadSystemFonts: false }, fitTo: { mode: 'original' as const } }
 let serial = 0
-const fresh = () => resolveDocument(design, { overrides: { 'title.text': `A fresh headline for render number ${serial++}, wrapped and clamped` } })
+let validated = 0
+const fresh = () => {
+  const started = performance.now()
+  const resolved = resolveDocument(design, { overrides: { 'title.text': `A fresh headline for render number ${serial++}, wrapped and clamped` } })
+  validated = performance.now() - started
+  return resolved
+}
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
-type Stages = { prepare: number; layout: number; rasterize: number; composite: number; encode: number; total: number }
+type Stages = { validate: number; prepare: number; layout: number; rasterize: number; composite: number; encode: number; total: number }
 async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
   const resolved = fresh()
   const t0 = performance.now()
@@ -37,7 +44,7 @@ async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
   if (format === 'png') rendered.asPng()
   else await encodePixels(sharp(rendered.pixels, { raw: { width: rendered.width, height: rendered.height, channels: 4 } }), format, 80, isOpaquePaint(resolved.document.background))
   const t4 = performance.now()
-  return { prepare: t1 - t0, layout: t2 - t1, rasterize: t3 - t2, composite: 0, encode: t4 - t3, total: t4 - t0 }
+  return { validate: validated, prepare: t1 - t0, layout: t2 - t1, rasterize: t3 - t2, composite: 0, encode: t4 - t3, total: validated + t4 - t0 }
 }
 
 async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<Stages> {
@@ -49,11 +56,11 @@ async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<S
   const times: StageTimes = { layout: 0, rasterize: 0, composite: 0, encode: 0 }
   const out = await renderLayered(resolved, { format, quality: 80 }, prepared, cache, times)
   if (!out) throw new Error('the layered path fell back')
-  return { prepare: t1 - t0, ...times, total: performance.now() - t0 }
+  return { validate: validated, prepare: t1 - t0, ...times, total: validated + performance.now() - t0 }
 }
 
 console.log(`${arg('design', 'card1080')}, median of ${n} renders per row, ms (fresh title each; layered: warm cache; cold: the cache emptied before each render, so it builds the layers)\n`)
-console.log('path      format  prepare   layout  rasterize  composite  encode   total')
+console.log('path      format validate  prepare   layout  rasterize  composite  encode   total')
 for (const format of ['png', 'jpeg', 'webp'] as const) {
   for (const [name, run] of [['whole', whole], ['layered', layered], ['cold', (f: typeof format) => layered(f, true)]] as const) {
     for (let i = 0; i < 3; i++) await run(format)
@@ -63,6 +70,6 @@ for (const format of ['png', 'jpeg', 'webp'] as const) {
       await new Promise((resolve) => setImmediate(resolve))
     }
     const m = (k: keyof Stages): string => median(rows.map((r) => r[k])).toFixed(1).padStart(7)
-    console.log(`${name.padEnd(9)} ${format.padEnd(6)} ${m('prepare')}  ${m('layout')}    ${m('rasterize')}    ${m('composite')}  ${m('encode')}  ${m('total')}`)
+    console.log(`${name.padEnd(9)} ${format.padEnd(6)} ${m('validate')}  ${m('prepare')}  ${m('layout')}    ${m('rasterize')}    ${m('composite')}  ${m('encode')}  ${m('total')}`)
   }
 }
