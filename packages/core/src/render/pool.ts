@@ -12,7 +12,8 @@ import { LithoError } from '../errors.js'
 import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
-import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
+import { validateInput } from '../design/validated-documents.js'
+import { resolveDesign, type ResolvedDocument } from './resolve-document.js'
 import type { Renderer, RendererOptions } from './renderer.js'
 import { resolveLayerCacheBytes } from './layers/layer-cache.js'
 import type { WorkerData, WorkerReply, WorkerTask } from './worker.js'
@@ -125,9 +126,10 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
   return {
     threads,
     // Resolved here, on the caller's thread, once: the worker gets a document it need not check.
+    // Validated once per content (design/validated-documents): the same object, unchanged, is not.
     async render(document, renderOptions: RenderOptions = {}): Promise<RenderResult> {
       const output = resolveOutputOptions(renderOptions)
-      return run({ kind: 'render', resolved: resolveDocument(document, renderOptions), output })
+      return run({ kind: 'render', resolved: resolveDesign(validateInput(document), renderOptions), output })
     },
     async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
       return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
