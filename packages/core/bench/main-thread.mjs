@@ -49,7 +49,7 @@ for (const [label, url] of builds) {
   await pool.ready()
   const inline = core.createRenderer()
   for (let i = 0; i < 5; i++) await Promise.all([pool.render(card1080, options()), inline.render(card1080, options())])
-  subjects.push({ label, pool, inline, poolMain: [], poolWall: [], poolProcess: [], inlineWall: [], inlineProcess: [] })
+  subjects.push({ label, pool, inline, poolMain: [], poolWall: [], poolProcess: [], inlineMain: [], inlineWall: [], inlineProcess: [] })
 }
 
 for (let round = 0; round < rounds; round++) {
@@ -63,21 +63,23 @@ for (let round = 0; round < rounds; round++) {
     }
     s.poolMain.push((mainThreadMs() - main) / batch)
     s.poolProcess.push((processMs() - cpu) / batch)
+    main = mainThreadMs()
     cpu = processMs()
     for (let i = 0; i < batch; i++) {
       const t = performance.now()
       await s.inline.render(card1080, options())
       s.inlineWall.push(performance.now() - t)
     }
+    s.inlineMain.push((mainThreadMs() - main) / batch)
     s.inlineProcess.push((processMs() - cpu) / batch)
   }
 }
 
 console.log(`card1080 JPEG, ${rounds} rounds × ${batch} renders per build, interleaved; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`)
-console.log('build            pool: main-thread CPU  process CPU  wall median | render(): process CPU  wall median  (ms per render, medians of rounds)')
+console.log('build            pool: main-thread CPU  process CPU  wall median | render(): main-thread CPU  process CPU  wall median  (ms per render, medians of rounds)')
 for (const s of subjects) {
   console.log(
-    `${s.label.slice(0, 16).padEnd(16)} ${median(s.poolMain).toFixed(2).padStart(21)} ${median(s.poolProcess).toFixed(1).padStart(12)} ${median(s.poolWall).toFixed(1).padStart(12)} | ${median(s.inlineProcess).toFixed(1).padStart(21)} ${median(s.inlineWall).toFixed(1).padStart(12)}`,
+    `${s.label.slice(0, 16).padEnd(16)} ${median(s.poolMain).toFixed(2).padStart(21)} ${median(s.poolProcess).toFixed(1).padStart(12)} ${median(s.poolWall).toFixed(1).padStart(12)} | ${median(s.inlineMain).toFixed(2).padStart(26)} ${median(s.inlineProcess).toFixed(1).padStart(12)} ${median(s.inlineWall).toFixed(1).padStart(12)}`,
   )
 }
 for (const s of subjects) await Promise.all([s.pool.close(), s.inline.close()])
