@@ -24,10 +24,16 @@ import type { ResolvedDocument } from './resolve-document.js'
 /** Sources shorter than this are posted as they are: copying them costs less than a round trip on a miss. */
 export const HANDLE_MIN_CHARS = 16 * 1024
 /**
- * Characters of data: URIs a worker keeps by handle (least recently used dropped first), and the
- * pool's memo of their hashes keeps as many: 64 Mi, six maximum-size (10 MB) image sources.
+ * Characters of data: URIs a worker keeps by handle (least recently used dropped first): 64 Mi,
+ * six maximum-size (10 MB) image sources.
  */
 const HELD_CHARS = 64 * 1024 * 1024
+/**
+ * Characters of the texts the pool's memo of handles keeps: as many as the memo of validated
+ * documents (design/validated-documents), whose strings they mostly are. A text that fell out is
+ * hashed again (about 1 ms for 500 K characters).
+ */
+const HASHED_CHARS = 32 * 1024 * 1024
 /** Longer sources are posted as they are: a worker could not keep them for the next render. */
 const HANDLE_MAX_CHARS = HELD_CHARS / 4
 const PREFIX = 'litho-handle:'
@@ -35,12 +41,14 @@ const PREFIX = 'litho-handle:'
 // The pool's side: each text's handle, hashed once per text (a Map lookup of the same string
 // object, as the validated document hands it out, compares pointers, not characters; V8 hashes
 // a string this long by its length only).
-const handles = new LRUCache<string, string>({ maxSize: HELD_CHARS, sizeCalculation: (_, text) => text.length })
+const handles = new LRUCache<string, string>({ maxSize: HASHED_CHARS, sizeCalculation: (_, text) => text.length })
 
 function handleOf(text: string): string {
   let handle = handles.get(text)
   if (handle === undefined) {
-    handle = PREFIX + createHash('sha256').update(text).digest('base64url')
+    // UTF-16 code units, not UTF-8: UTF-8 would turn every lone surrogate into the same U+FFFD,
+    // and two different texts must never share a handle.
+    handle = PREFIX + createHash('sha256').update(text, 'utf16le').digest('base64url')
     handles.set(text, handle)
   }
   return handle

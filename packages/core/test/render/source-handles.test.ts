@@ -74,6 +74,15 @@ describe('source handles', () => {
     expect(JSON.stringify(unlisted)).toContain(first!)
   })
 
+  it('handles › texts that differ only in a lone surrogate get different handles', () => {
+    const withTail = (tail: string) =>
+      resolveDocument({ version: 2, width: 10, height: 10, components: [{ type: 'image', key: 'a', width: 10, height: 10, src: `data:image/svg+xml,${'a'.repeat(HANDLE_MIN_CHARS)}${tail}` }] })
+    const [first] = toHandles(withTail('\uD800')).texts.keys()
+    const [second] = toHandles(withTail('\uDBFF')).texts.keys()
+    expect(first).toMatch(/^litho-handle:/)
+    expect(second).not.toBe(first)
+  })
+
   it('handles › a document of the wrong shape is posted as it is', () => {
     const odd = { document: { components: 'nope' } } as unknown as ResolvedDocument
     expect(toHandles(odd)).toEqual({ resolved: odd, texts: new Map() })
