@@ -20,6 +20,7 @@ import {
   type ComponentType,
   type DesignDocumentInput,
 } from './schema.js'
+import { deepFreeze } from '../_internal/json-values.js'
 import { COMPONENT_EXAMPLES, DOCUMENT_EXAMPLE } from './guide-examples.js'
 import { DOCUMENT_TYPES, SHARED_TYPES, buildJsonSchema, defOf, describeFields, descriptionOf, readLimits, shapeOf, typeString, type GuideField, type Limits, type Schema } from './guide-schema.js'
 
@@ -161,14 +162,6 @@ export function renderGuideMarkdown(guide: Omit<DesignGuide, 'markdown'>): strin
     json(guide.example),
   )
   return `${parts.join('\n\n')}\n`
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
 }
 
 let cached: DesignGuide | undefined

@@ -12,9 +12,11 @@ import { LithoError } from '../errors.js'
 import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
 import type { RenderOptions, RenderResult } from './render-document.js'
-import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
+import { validateInput } from '../design/validated-documents.js'
+import { resolveDesign, type ResolvedDocument } from './resolve-document.js'
 import type { Renderer, RendererOptions } from './renderer.js'
 import { resolveLayerCacheBytes } from './layers/layer-cache.js'
+import { toHandles } from './source-handles.js'
 import type { WorkerData, WorkerReply, WorkerTask } from './worker.js'
 
 /** Options of {@link createRenderPool}. */
@@ -101,8 +103,7 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
     .then(() => undefined)
   warm.catch(() => {})
 
-  async function run(task: WorkerTask): Promise<RenderResult> {
-    let reply: WorkerReply
+  async function run(task: WorkerTask): Promise<WorkerReply> {
     let pool: Piscina<WorkerTask, WorkerReply> | undefined
     try {
       waiting++
@@ -111,26 +112,37 @@ export function createRenderPool(options: RenderPoolOptions = {}): RenderPool {
       } finally {
         waiting--
       }
-      reply = await pool.run(task)
+      return await pool.run(task)
     } catch (error) {
       if (pool && /queue is at limit/i.test(String((error as Error).message)))
         throw new LithoError('ERR_RENDER_BUSY', `the render queue is full (${pool.queueSize} waiting); retry shortly`, { cause: error })
       throw new LithoError('ERR_RENDER_FAILED', `render worker failed: ${(error as Error).message}`, { cause: error })
     }
+  }
+
+  // Large data: URIs go as handles (render/source-handles); a worker that lacks one gets the
+  // task again with the texts.
+  async function renderOnWorker(resolved: ResolvedDocument, output: OutputOptions): Promise<RenderResult> {
+    const handled = toHandles(resolved)
+    const task: WorkerTask = { kind: 'render', resolved: handled.resolved, output, ...(handled.texts.size > 0 ? { handles: [...handled.texts.keys()] } : {}) }
+    let reply = await run(task)
+    if (reply.missing === true) reply = await run({ ...task, texts: Object.fromEntries(handled.texts) })
     // The bytes were moved here (worker.ts), not copied: they are ours as they are.
     if (reply.ok && reply.result) return reply.result
-    throw LithoError.fromJSON(reply.error!)
+    if (reply.error === undefined) throw new LithoError('ERR_RENDER_FAILED', 'render worker failed: it lacked an image source it was sent')
+    throw LithoError.fromJSON(reply.error)
   }
 
   return {
     threads,
     // Resolved here, on the caller's thread, once: the worker gets a document it need not check.
+    // Validated once per content (design/validated-documents): the same object, unchanged, is not.
     async render(document, renderOptions: RenderOptions = {}): Promise<RenderResult> {
       const output = resolveOutputOptions(renderOptions)
-      return run({ kind: 'render', resolved: resolveDocument(document, renderOptions), output })
+      return renderOnWorker(resolveDesign(validateInput(document), renderOptions), output)
     },
     async renderResolved(resolved: ResolvedDocument, output = {}): Promise<RenderResult> {
-      return run({ kind: 'render', resolved, output: resolveOutputOptions(output) })
+      return renderOnWorker(resolved, resolveOutputOptions(output))
     },
     stats: () => ({ queued: waiting + (piscina?.queueSize ?? 0), completed: piscina?.completed ?? 0, utilization: piscina?.utilization ?? 0 }),
     ready: () => warm,

@@ -16,7 +16,8 @@ import type { LayerCache } from './layers/layer-cache.js'
 import { renderLayered } from './layers/render-layered.js'
 import { svgToPdf } from './pdf.js'
 import { resolveOutputOptions, type OutputOptions } from './defaults.js'
-import { resolveDocument, type ResolvedDocument } from './resolve-document.js'
+import { validateInput } from '../design/validated-documents.js'
+import { resolveDesign, type ResolvedDocument } from './resolve-document.js'
 import { CONTENT_TYPES, type OutputFormat, type RenderWarning } from './types.js'
 
 /** Options of a render. */
@@ -62,7 +63,8 @@ export interface RenderContext extends RenderContextBase {
 
 /**
  * Renders a design document to bytes: every stage. `document` is raw JSON (or the output of
- * `validateDesign`); it is validated.
+ * `validateDesign`); it is validated, once per content: the same object rendered again unchanged
+ * reuses its validated form (design/validated-documents).
  *
  * @throws LithoError ERR_INVALID_DESIGN, ERR_INVALID_OVERRIDE, ERR_UNKNOWN_VARIATION,
  * ERR_INVALID_RENDER_OPTION, ERR_IMAGE_FETCH, ERR_IMAGE_INVALID, ERR_FONT_FETCH, ERR_RENDER_FAILED
@@ -70,7 +72,7 @@ export interface RenderContext extends RenderContextBase {
  */
 export async function renderDocument(document: unknown, options: RenderOptions, context: RenderContext): Promise<RenderResult> {
   const output = resolveOutputOptions(options)
-  return renderResolved(resolveDocument(document, options), output, context)
+  return renderResolved(resolveDesign(validateInput(document), options), output, context)
 }
 
 /**

@@ -32,7 +32,10 @@ export interface RendererOptions {
 
 /** Renders design documents. */
 export interface Renderer {
-  /** Renders `document` (raw JSON or a validated document): validates, resolves, then renders. */
+  /**
+   * Renders `document` (raw JSON or a validated document): validates, resolves, then renders.
+   * The same object rendered again with unchanged content is not validated again.
+   */
   render(document: unknown, options?: RenderOptions): Promise<RenderResult>
   /**
    * Renders a document already resolved by `resolveDocument` or `resolveDesign`, without

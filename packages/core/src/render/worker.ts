@@ -14,6 +14,7 @@ import { renderDocument, renderResolved, type RenderResult } from './render-docu
 import { loadPdfKit } from './pdf.js'
 import { createRenderContext, type RendererOptions } from './renderer.js'
 import type { ResolvedDocument } from './resolve-document.js'
+import { createSourceStore } from './source-handles.js'
 
 /** Data every worker starts with. */
 export interface WorkerData {
@@ -23,15 +24,22 @@ export interface WorkerData {
 /**
  * A task sent to a worker. A render carries a document the pool already resolved (validated,
  * overrides applied, variation chosen) and checked output options: the worker only lays out,
- * rasterizes and encodes.
+ * rasterizes and encodes. Its large data: URIs are `handles` (render/source-handles), with their
+ * `texts` when the worker answered that it lacked one.
  */
-export type WorkerTask = { kind: 'warm' } | { kind: 'render'; resolved: ResolvedDocument; output: OutputOptions }
+export type WorkerTask =
+  | { kind: 'warm' }
+  | { kind: 'render'; resolved: ResolvedDocument; output: OutputOptions; handles?: string[]; texts?: Record<string, string> }
 
-/** A worker's answer: errors travel as plain data because classes do not survive structured clone. */
+/**
+ * A worker's answer: errors travel as plain data because classes do not survive structured
+ * clone. `missing`: the worker lacked the text of a handle and did not render.
+ */
 export interface WorkerReply {
   ok: boolean
   result?: RenderResult
   error?: { code: LithoErrorCode; message: string; issues?: LithoIssue[]; details?: Record<string, unknown> }
+  missing?: true
 }
 
 // libvips' operation cache (process-wide, 50 MB by default) never hits for renders:
@@ -39,6 +47,7 @@ export interface WorkerReply {
 sharp.cache(false)
 
 const context = createRenderContext((workerData as WorkerData | undefined)?.renderer ?? {})
+const sources = createSourceStore()
 
 const WARM_UP = {
   version: 2,
@@ -72,6 +81,7 @@ export default async function run(task: WorkerTask): Promise<WorkerReply> {
   warmed ??= Promise.all([renderDocument(WARM_UP, { format: 'png' }, context), loadPdfKit()]).catch(() => undefined)
   await warmed
   if (task.kind === 'warm') return { ok: true }
+  if (!sources.restore(task.resolved, task.handles ?? [], task.texts)) return { ok: false, missing: true }
   try {
     return moveBytes(await renderResolved(task.resolved, task.output, context))
   } catch (error) {

@@ -42,6 +42,27 @@ describe('render pool', () => {
     expect(new Set(results.map((r) => Buffer.from(r.bytes).toString('base64'))).size).toBe(6)
   })
 
+  it('pool › large data: URIs travel as handles: fresh workers, concurrent renders, the same bytes', async () => {
+    const fresh = createRenderPool({ threads: 2 })
+    await fresh.ready()
+    const inline = await createRenderer().render(card, { format: 'jpeg', overrides: { 'title.text': 'Handles' } })
+    // Four at once on two workers that hold nothing yet: each asks for the photo once.
+    const pooled = await Promise.all(Array.from({ length: 4 }, () => fresh.render(card, { format: 'jpeg', overrides: { 'title.text': 'Handles' } })))
+    await fresh.close()
+    for (const result of pooled) expect(Buffer.compare(Buffer.from(result.bytes), Buffer.from(inline.bytes))).toBe(0)
+  })
+
+  it('pool › a bad large data: URI fails as it does in-process (code, message, details)', async () => {
+    const withSrc = (src: string) => ({ version: 2, width: 100, height: 100, components: [{ type: 'image', key: 'photo', width: 50, height: 50, src }] })
+    const notAnImage = `data:image/png;base64,${Buffer.from('x'.repeat(20_000)).toString('base64')}`
+    for (const src of [`data:image/png;base64,${'!'.repeat(20_000)}`, notAnImage]) {
+      const inline = (await createRenderer().render(withSrc(src)).catch((e: unknown) => e)) as LithoError
+      const pooled = (await pool.render(withSrc(src)).catch((e: unknown) => e)) as LithoError
+      expect(LithoError.isInstance(pooled)).toBe(true)
+      expect([pooled.code, pooled.message, pooled.details]).toEqual([inline.code, inline.message, inline.details])
+    }
+  })
+
   it('pool › errors cross the thread boundary with their code and issues', async () => {
     const error = await pool.render({ version: 2, width: 0, height: 10 }).catch((e: unknown) => e)
     expect(LithoError.isInstance(error)).toBe(true)
