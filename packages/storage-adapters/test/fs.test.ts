@@ -180,6 +180,35 @@ describe('fs meter', () => {
     expect(await meter.consume({ ...shared, amount: 1, limit: mine + 150, id: 'last', expiresAt })).toEqual({ granted: true, usage: mine + 150 })
   }, 60_000)
 
+  it('fs › a refund reads a long ledger from its end: every id refunds once, wherever its line is', async () => {
+    const base = freshDir()
+    const dir = join(base, '2026-11', 'user-1')
+    mkdirSync(dir, { recursive: true })
+    // 6,000 lines (about 210 KB: several of the refund's 64 KiB chunks), the last one refunded.
+    const lines = Array.from({ length: 6000 }, (_, i) => `+1 2026-11-23T14:00:00.000Z id-${i}\n`)
+    writeFileSync(join(dir, 'ledger'), `${lines.join('')}-1 2026-11-23T14:00:00.000Z id-5999\n`)
+    const meter = fsMeter({ base })
+    expect(await meter.usage(key)).toBe(5999)
+    expect(await meter.refund({ ...key, id: 'id-5999' }), 'its last line is a refund').toBe(false)
+    expect(await meter.refund({ ...key, id: 'id-6000' }), 'no line names it').toBe(false)
+    // The lines that the refund's chunk boundaries cut, as the ledger is now (each refund appends a line, moving them).
+    const cut: number[] = []
+    for (let k = 1; k <= 3; k++) {
+      const text = readFileSync(join(dir, 'ledger'), 'latin1')
+      const at = text.length - k * 64 * 1024
+      const line = text.slice(text.lastIndexOf('\n', at - 1) + 1, text.indexOf('\n', at))
+      cut.push(Number(line.split(' id-')[1]))
+      expect(await meter.refund({ ...key, id: `id-${cut.at(-1)}` }), `the line cut by boundary ${k}: ${line}`).toBe(true)
+    }
+    // Then the first line, the last grant, and ids all along.
+    const sampled = [...new Set([0, 1, 5998, ...Array.from({ length: 60 }, (_, i) => 100 * i + 17)])].filter((i) => !cut.includes(i))
+    for (const i of sampled) expect(await meter.refund({ ...key, id: `id-${i}` }), `id-${i}`).toBe(true)
+    const unique = [...cut, ...sampled]
+    for (const i of unique) expect(await meter.refund({ ...key, id: `id-${i}` }), `id-${i} again`).toBe(false)
+    expect(await meter.usage(key)).toBe(5999 - unique.length)
+    expect(await fsMeter({ base }).usage(key)).toBe(5999 - unique.length)
+  })
+
   it('fs › a base that is not a directory rejects instead of granting', async () => {
     const file = join(root, 'a-file')
     writeFileSync(file, 'not a directory')

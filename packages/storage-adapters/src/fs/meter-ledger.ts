@@ -68,6 +68,52 @@ export function parseLedger(text: string, each: (entry: LedgerEntry) => void, fr
   return Buffer.byteLength(text.slice(0, end))
 }
 
+/** How much of a ledger a refund reads at a time, from its end. */
+const SCAN_CHUNK_BYTES = 64 * 1024
+
+/**
+ * The last line of a ledger naming `id` (its grant, or its refund), read backwards from the end
+ * in chunks: a refund usually follows its consume closely, so it reads the ledger's last lines
+ * only, however long the month's ledger grew. Undefined when no line names it (or no ledger).
+ */
+export async function findLastEntry(path: string, id: string): Promise<LedgerEntry | undefined> {
+  const stats = await statOrNull(path)
+  if (stats === null) return undefined
+  const suffix = ` ${id}`
+  let end = Number(stats.size)
+  // Bytes of a line cut by the previous chunk's start: the end of a line that starts in the next chunk read.
+  let carry = ''
+  let complete = false
+  while (end > 0) {
+    const start = Math.max(0, end - SCAN_CHUNK_BYTES)
+    let text = (await readRange(path, start, end)) + carry
+    if (!complete) {
+      // The part after the last newline is a line still being written: not read yet.
+      text = text.slice(0, text.lastIndexOf('\n') + 1)
+      if (text === '' && start > 0) {
+        end = start
+        carry = ''
+        continue
+      }
+      complete = true
+    }
+    const first = start === 0 ? 0 : text.indexOf('\n') + 1
+    carry = start === 0 ? '' : text.slice(0, first)
+    // From the last line back: `stop` is the index of a line's newline.
+    for (let stop = text.length - 1; stop >= first; ) {
+      const begin = stop === 0 ? 0 : Math.max(first, text.lastIndexOf('\n', stop - 1) + 1)
+      if (text.startsWith(suffix, stop - suffix.length)) {
+        let found: LedgerEntry | undefined
+        parseLedger(text.slice(begin, stop + 1), (entry) => (found = entry), start + begin)
+        if (found?.id === id) return found
+      }
+      stop = begin - 1
+    }
+    end = start
+  }
+  return undefined
+}
+
 /** The sum of an hour log's complete lines (`+1\n-1\n…`). */
 export function sumHourLog(text: string): number {
   let sum = 0

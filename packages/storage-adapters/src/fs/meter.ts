@@ -33,7 +33,7 @@ import { readFileOrNull, renameFile, writeFileCreatingDir } from '../kit/fs-call
 import { directoryLock } from '../kit/locks.js'
 import { createMeterError, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
 import { EXPIRES_FILE, HOURS_DIR, HOUR_LOG_SUFFIX, LEDGER_FILE, historyDirOf, parseHourIso, historyKeysOf, keysOf, knownExpiry, rememberExpiry, settleAll, type PendingConsume } from './meter-layout.js'
-import { appendText, appendWithStats, createLedgerCache, LedgerFormatError, ledgerLine, parseLedger, sumHourLog, type LedgerHour } from './meter-ledger.js'
+import { appendText, appendWithStats, createLedgerCache, findLastEntry, LedgerFormatError, ledgerLine, sumHourLog, type LedgerHour } from './meter-ledger.js'
 import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from '../kit/validate.js'
 
 /** Options of {@link fsMeter}. */
@@ -289,26 +289,17 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       const keys = keysOf(request, request.id)
       return wrapBackendErrors(ADAPTER_NAME, 'refund', () =>
         withLock(`${root}\0${keys.window}`, async () => {
-          // The id's last grant in the ledger, unless a later line refunded it. Refunds are rare: the ledger is read whole.
+          // The ledger's last line naming the id: a grant is refundable, a refund was done.
           const ledger = pathOf(keys.ledger)
-          let grant: { amount: number; hour: LedgerHour } | undefined
-          const text = await readFileOrNull(ledger, 'utf8')
-          let inLedger = false
-          if (text !== null) {
-            await parsed(ledger, 'refund', async () =>
-              parseLedger(text, (entry) => {
-                if (entry.id !== request.id) return
-                inLedger = true
-                grant = entry.sign === '+' ? entry : undefined
-              }),
-            )
-          }
+          // The window's units first (from memory, after a stat): a corrupt ledger rejects whatever the id.
+          const before = await ledgerUsage(ledger, keys, 'refund')
+          const last = await parsed(ledger, 'refund', () => findLastEntry(ledger, request.id))
+          let grant: { amount: number; hour: LedgerHour } | undefined = last?.sign === '+' ? last : undefined
           // Not in the ledger: an id file of an earlier version (holding its hour, or with its hour in @hours, or none).
-          const old = inLedger ? null : await readGrant(keys.id)
+          const old = last === undefined ? await readGrant(keys.id) : null
           if (old !== null) grant = { amount: old.amount, hour: old.hour ?? (await readHour(keys.hour, 'refund')) }
           if (grant === undefined) return false
           const { amount, hour } = grant
-          const before = await ledgerUsage(ledger, keys, 'refund')
           if (before.usage < amount) {
             throw createMeterError(ADAPTER_NAME, 'refund', `Expected at least ${amount} units in ${ledger} (and ${pathOf(keys.usage)}) but found ${before.usage}. The files disagree; fix them by hand.`)
           }
