@@ -289,10 +289,10 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       const keys = keysOf(request, request.id)
       return wrapBackendErrors(ADAPTER_NAME, 'refund', () =>
         withLock(`${root}\0${keys.window}`, async () => {
-          // The ledger's last line naming the id: a grant is refundable, a refund was done.
           const ledger = pathOf(keys.ledger)
           // The window's units first (from memory, after a stat): a corrupt ledger rejects whatever the id.
           const before = await ledgerUsage(ledger, keys, 'refund')
+          // The ledger's last line naming the id: a grant is refundable, a refund was done.
           const last = await parsed(ledger, 'refund', () => findLastEntry(ledger, request.id))
           let grant: { amount: number; hour: LedgerHour } | undefined = last?.sign === '+' ? last : undefined
           // Not in the ledger: an id file of an earlier version (holding its hour, or with its hour in @hours, or none).
