@@ -2,6 +2,18 @@
  * The files of the fs meter (`fs/meter.ts`): their keys under the meter's directory, and what
  * the meters of this process share about them. Internal: not exported from the package.
  *
+ * Under the meter's directory (subjects, windows and ids percent-encoded, see `encodeSegment`):
+ * - `<window>/<subject>/ledger`: a line per granted (`+2 2026-11-23T14:00:00.000Z render-1`) or
+ *   refunded (`-2 … render-1`) consumption; the window's units are their sum (fs/meter-ledger);
+ * - `<window>/<subject>/expires`: the latest `expiresAt` (epoch ms) a consume gave the window;
+ * - `@history/<subject>/<YYYY-MM>/<DDTHH>.log`: the signed counts (`+1`, `-1`) of one UTC hour,
+ *   across windows, deleted when a refund brings the hour to 0.
+ * Written by earlier versions, still read (and refunded from): `<window>/<subject>/usage` (the
+ * window's units before its ledger), `<window>/<subject>/ids/<id>` (an id's units, then its
+ * hour), `<window>/@hours/<subject>/<id>` (an id's hour) and `@history/…/<DDTHH>` (an hour's
+ * count). `@` is never produced by `encodeSegment`, so `@hours` and `@history` cannot be a
+ * subject or a window.
+ *
  * @module fs/meter-layout
  */
 import type { ConsumeRequest, ConsumeResult, MeterKey } from '@litho/core/contracts'
@@ -9,6 +21,10 @@ import { hourSlot } from '../kit/hours.js'
 
 /** The file of a window's expiry (no encoded subject or id is named like it: those are directories). */
 export const EXPIRES_FILE = 'expires'
+/** The file of a window's ledger (fs/meter-ledger): one line per granted or refunded consumption. */
+export const LEDGER_FILE = 'ledger'
+/** The suffix of an hour's log in the history (`23T14.log`), beside the hour's count of earlier versions (`23T14`). */
+export const HOUR_LOG_SUFFIX = '.log'
 /** The top directory of the usage history; `@` keeps it apart from every encoded window. */
 export const HISTORY_DIR = '@history'
 /** The directory, in each window, of the hours of its consumptions. */
@@ -50,12 +66,19 @@ export async function settleAll(writes: Array<Promise<unknown> | unknown>): Prom
   for (const result of await Promise.allSettled(writes)) if (result.status === 'rejected') throw result.reason
 }
 
+/** The first instant of an hour from its ISO 8601 string (`2026-11-23T14:00:00.000Z`); NaN when it is not one. */
+export function parseHourIso(text: string): number {
+  const ms = Date.parse(text)
+  return Number.isFinite(ms) && ms % 3_600_000 === 0 && new Date(ms).toISOString() === text ? ms : Number.NaN
+}
+
 /** The unstorage keys of one window of one subject (`:` is the driver's directory separator). */
-export function keysOf(key: MeterKey, id = ''): { window: string; usage: string; id: string; hour: string; expires: string } {
+export function keysOf(key: MeterKey, id = ''): { window: string; usage: string; ledger: string; id: string; hour: string; expires: string } {
   const window = `${encodeSegment(key.window)}:${encodeSegment(key.subject)}`
   return {
     window,
     usage: `${window}:usage`,
+    ledger: `${window}:${LEDGER_FILE}`,
     expires: `${window}:${EXPIRES_FILE}`,
     id: `${window}:ids:${encodeSegment(id)}`,
     hour: `${encodeSegment(key.window)}:${HOURS_DIR}:${encodeSegment(key.subject)}:${encodeSegment(id)}`,

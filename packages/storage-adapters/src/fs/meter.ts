@@ -1,32 +1,26 @@
 /**
  * A meter on the local filesystem, through the unstorage fs driver. Counts survive restarts.
  *
- * **One process per directory.** Consumes and refunds are made atomic by an in-process mutex
- * per subject and window; another process writing the same directory is not seen by it and
- * would over-grant. Several meters over one directory in one process share the mutex. Run one
- * process, or use the Redis meter.
+ * **Limits are exact within one process per directory.** Consumes and refunds are made atomic
+ * by an in-process mutex per subject and window (several meters over one directory in one
+ * process share it). Another process consuming in the same window at the same moment is not
+ * waited for: both may grant the last unit. Its units are never lost, though (each consume
+ * appends a line, see `fs/meter-ledger`) and the next consume here sees them: the CLI beside
+ * `litho serve` is fine. Several servers on one directory: use the Redis meter.
  *
- * Layout under `base` (subjects, windows and ids percent-encoded, see `encodeSegment`):
- * - `<window>/<subject>/usage` holds the units used, `<window>/<subject>/ids/<id>` the amount of
- *   each granted consumption not yet refunded and the hour of the history it counts in (its
- *   first instant: `1 2026-11-23T14:00:00.000Z`), so a refund takes the units out of that hour;
- * - `<window>/@hours/<subject>/<id>` that hour, for the ids of earlier versions, whose id file
- *   holds the amount only (read by refunds; no longer written);
- * - `@history/<subject>/<YYYY-MM>/<DDTHH>` the net units of one UTC hour (`2026-11/23T14`),
- *   across windows. The hour's file is deleted when a refund brings it to 0.
- * - `<window>/<subject>/expires` the latest `expiresAt` (epoch ms) a consume gave the window.
- * `@` is never produced by `encodeSegment`, so `@hours` and `@history` cannot be a subject or a
- * window. A window is swept (its `<window>/<subject>` and `<window>/@hours/<subject>` directories
- * deleted) once its `expires` plus `graceSeconds` has passed: by `sweep()`, and lazily by a
- * consume at most once every {@link SWEEP_INTERVAL_MS} (in the background, never failing the
- * consume). Windows written before `expires` was recorded have none and are kept: delete them by
- * hand. The months of `@history` are kept; delete those older than you need (the contract asks
- * for 400 days).
+ * The files, under `base` (see `fs/meter-layout`): per window and subject a ledger (a line per
+ * granted or refunded consumption: its units, its hour, its id) and the window's expiry; per
+ * subject and UTC hour of the usage history (across windows), a log of signed counts. Files of
+ * earlier versions (a counter, one file per id, an hour's count) are still read and refunded.
+ * A window is swept (its directories deleted) once its expiry plus `graceSeconds` has passed:
+ * by `sweep()`, and lazily by a consume at most once every {@link SWEEP_INTERVAL_MS} (in the
+ * background, never failing the consume). The months of the history are kept; delete those
+ * older than you need (the contract asks for 400 days).
  *
  * Consumes and refunds of one subject also share a mutex for its history (taken after the
  * window's, always in that order), since two windows of a subject may count in one hour.
  * Consumes of one window that wait for its mutex are written together (see `consumeBatched`):
- * one write of the counter and of the hour's count for all of them, then one file per id.
+ * one append to the ledger and one to each hour's log for all of them.
  *
  * @module fs/meter
  */
@@ -37,8 +31,9 @@ import type { ConsumeRequest, ConsumeResult, HistoryRequest, Meter, MeterCapabil
 import fsDriver from 'unstorage/drivers/fs'
 import { readFileOrNull, renameFile, writeFileCreatingDir } from '../kit/fs-calls.js'
 import { directoryLock } from '../kit/locks.js'
-import { createMeterError, HOUR_MS, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
-import { EXPIRES_FILE, HOURS_DIR, historyDirOf, historyKeysOf, keysOf, knownExpiry, rememberExpiry, settleAll, type PendingConsume } from './meter-layout.js'
+import { createMeterError, hourStart, MONTH_RE, monthStart, parseHourSlot, wrapBackendErrors } from '../kit/hours.js'
+import { EXPIRES_FILE, HOURS_DIR, HOUR_LOG_SUFFIX, LEDGER_FILE, historyDirOf, parseHourIso, historyKeysOf, keysOf, knownExpiry, rememberExpiry, settleAll, type PendingConsume } from './meter-layout.js'
+import { appendText, appendWithStats, createLedgerCache, findLastEntry, LedgerFormatError, ledgerLine, sumHourLog, type LedgerHour } from './meter-ledger.js'
 import { assertConsumeRequest, assertHistoryRequest, assertMeterKey, assertRefundRequest, assertWholeNumber, createTypeError, describe } from '../kit/validate.js'
 
 /** Options of {@link fsMeter}. */
@@ -68,9 +63,10 @@ const SWEEP_INTERVAL_MS = 10 * 60_000
 /**
  * Creates a meter that keeps its counts in files under `options.base`.
  *
- * Writes go to a temporary file that is then renamed over the old one, so a process killed
- * mid-write leaves the old or the new content, never half of it. Files are not fsync'd: a
- * power cut may lose the latest counts, a crash of the process does not.
+ * A consume appends one line to its window's ledger (one `write(2)`, so a process killed
+ * mid-write leaves the line or nothing), the window's expiry is written to a temporary file
+ * renamed into place. Files are not fsync'd: a power cut may lose the latest counts, a crash of
+ * the process does not.
  *
  * @throws {TypeError} `ERR_MISSING_OPTION` or `ERR_INVALID_ARG_TYPE` when `base` is missing or not a string.
  * @example
@@ -117,39 +113,24 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
   /** Reads the first instant of an hour (epoch ms) from its ISO 8601 string; null when the file does not exist. */
   const readHour = async (key: string, operation: string): Promise<number | null> => {
     const text = await getItem(key, {})
-    if (text === null || text === undefined) return null
-    if (typeof text === 'string') {
-      const ms = Date.parse(text)
-      if (Number.isFinite(ms) && ms % HOUR_MS === 0 && new Date(ms).toISOString() === text) return ms
-    }
-    const found = typeof text === 'string' ? (text === '' ? 'an empty file' : `${text.length} characters that are not one`) : describe(text)
-    throw createMeterError(ADAPTER_NAME, operation, `Expected the start of an hour (like 2026-11-23T14:00:00.000Z) in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
+    if (text === null || !Number.isNaN(parseHourIso(text))) return text === null ? null : parseHourIso(text)
+    throw createMeterError(ADAPTER_NAME, operation, `Expected the start of an hour (like 2026-11-23T14:00:00.000Z) in ${pathOf(key)} but found ${text === '' ? 'an empty file' : `${text.length} characters that are not one`}. The file is corrupt; fix or delete it.`)
   }
 
-  /** An id file: its amount and, written by this version, its hour (`2 2026-11-23T14:00:00.000Z`); null when there is none. */
+  /** An id file of an earlier version: its amount and, from the last one, its hour (`2 2026-11-23T14:00:00.000Z`); null when there is none. */
   const readGrant = async (key: string): Promise<{ amount: number; hour?: number } | null> => {
     const text = await getItem(key, {})
-    if (text === null || text === undefined) return null
+    if (text === null) return null
     const space = text.indexOf(' ')
     const count = space === -1 ? text : text.slice(0, space)
-    const hour = space === -1 ? undefined : Date.parse(text.slice(space + 1))
-    if (/^(0|[1-9][0-9]{0,15})$/.test(count) && Number.isSafeInteger(Number(count))) {
-      if (hour === undefined) return { amount: Number(count) }
-      if (Number.isFinite(hour) && hour % HOUR_MS === 0 && new Date(hour).toISOString() === text.slice(space + 1)) return { amount: Number(count), hour }
-    }
-    const found = text === '' ? 'an empty file' : `${text.length} characters that are not one`
-    throw createMeterError(ADAPTER_NAME, 'refund', `Expected a whole number ≥ 0, then optionally the start of an hour, in ${pathOf(key)} but found ${found}. The file is corrupt; fix or delete it.`)
+    const hour = space === -1 ? undefined : parseHourIso(text.slice(space + 1))
+    if (/^(0|[1-9][0-9]{0,15})$/.test(count) && Number.isSafeInteger(Number(count)) && !Number.isNaN(hour)) return { amount: Number(count), ...(hour === undefined ? {} : { hour }) }
+    throw createMeterError(ADAPTER_NAME, 'refund', `Expected a whole number ≥ 0, then optionally the start of an hour, in ${pathOf(key)} but found ${text === '' ? 'an empty file' : `${text.length} characters that are not one`}. The file is corrupt; fix or delete it.`)
   }
 
   /** The entries of a directory; none when it does not exist. */
-  const list = async (key: string): Promise<string[]> => {
-    try {
-      return await readdir(pathOf(key))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw error
-    }
-  }
+  const list = (key: string): Promise<string[]> =>
+    readdir(pathOf(key)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(error)))
 
   /** Writes through unstorage to a temporary sibling, then renames it over `key` (atomic on POSIX). */
   const writeAtomic = async (key: string, text: string): Promise<void> => {
@@ -164,10 +145,35 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
     }
   }
 
+  /** Runs a parse of `path`; a malformed line rejects with the path, never reads as 0. */
+  const parsed = async <T>(path: string, operation: string, task: () => Promise<T>): Promise<T> => {
+    try {
+      return await task()
+    } catch (error) {
+      if (!(error instanceof LedgerFormatError)) throw error
+      throw createMeterError(ADAPTER_NAME, operation, `${error.message} in ${path}. The file is corrupt; fix or delete it.`)
+    }
+  }
+  // The ledgers' sums this meter knows (see fs/meter-ledger): one per window, the least recently used dropped first.
+  const ledgers = createLedgerCache(10_000)
+  /** A window's units: its ledger's sum plus the counter file of an earlier version, if any. */
+  const ledgerUsage = (ledger: string, keys: ReturnType<typeof keysOf>, operation: string) =>
+    parsed(ledger, operation, () => ledgers.usage(ledger, async () => (await readCount(keys.usage, operation)) ?? 0))
+  /** The key of an hour's log (appended to), beside the hour's count of earlier versions (read, then deleted at 0). */
+  const hourLogOf = (subject: string, hour: number): string => `${historyKeysOf(subject, hour).hour}${HOUR_LOG_SUFFIX}`
+  /** The units counted in an hour (its count file of earlier versions plus its log); null when it has neither. */
+  const readHourCount = async (subject: string, hour: number, operation: string): Promise<number | null> => {
+    const count = await readCount(historyKeysOf(subject, hour).hour, operation)
+    const log = pathOf(hourLogOf(subject, hour))
+    const text = await readFileOrNull(log, 'utf8')
+    if (count === null && text === null) return null
+    return (count ?? 0) + (text === null ? 0 : await parsed(log, operation, async () => sumHourLog(text)))
+  }
+
   /**
    * Consumes of one window of one subject that arrive while an earlier one holds its lock are
-   * written together, in arrival order: one read and one write of the counter and of the hour's
-   * count for the batch, then one file per granted id. Each caller still gets its own result
+   * written together, in arrival order: one append to each hour's log and one to the ledger
+   * (every granted id's line) for the batch. Each caller still gets its own result
    * (granted or not, the usage after its own units) only once every file of the batch is
    * written, so a granted consume is as durable as before, and a batch that fails rejects every
    * consume in it.
@@ -199,7 +205,9 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
 
   /** The writes of one batch, under the window's and the subject history's locks. */
   const writeBatch = async (keys: ReturnType<typeof keysOf>, batch: PendingConsume[]): Promise<ConsumeResult[]> => {
-    let usage = (await readCount(keys.usage, 'consume')) ?? 0
+    const ledger = pathOf(keys.ledger)
+    const before = await ledgerUsage(ledger, keys, 'consume')
+    let usage = before.usage
     const results: ConsumeResult[] = []
     const granted: PendingConsume[] = []
     const perHour = new Map<number, number>()
@@ -214,17 +222,12 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       perHour.set(item.hour, (perHour.get(item.hour) ?? 0) + item.request.amount)
     }
     if (granted.length === 0) return results
-    // Every read before the first write: a corrupt file rejects and changes nothing.
-    const hours = await Promise.all([...perHour].map(async ([hour, amount]) => {
-      const key = historyKeysOf(batch[0]!.request.subject, hour).hour
-      return { key, count: ((await readCount(key, 'consume')) ?? 0) + amount }
-    }))
-    // Counter first and ids last: a crash in between leaves units counted but not refundable
-    // (the user loses them), never refundable but not counted. Each id's file holds its amount
-    // and its hour, so every refundable id knows its hour; the hours' counts are written before.
-    await writeAtomic(keys.usage, String(usage))
-    await settleAll(hours.map(({ key, count }) => writeAtomic(key, String(count))))
-    await settleAll(granted.map((item) => writeAtomic(item.id, `${item.request.amount} ${new Date(item.hour).toISOString()}`)))
+    // The hours first, the ledger last: a crash in between leaves the history counting units
+    // the quota never took, never a refundable unit missing from its hour. The ledger's one
+    // append both counts the units and makes each id refundable.
+    await settleAll([...perHour].map(([hour, amount]) => appendText(pathOf(hourLogOf(batch[0]!.request.subject, hour)), `+${amount}\n`)))
+    const text = granted.map((item) => ledgerLine({ sign: '+', amount: item.request.amount, hour: item.hour, id: item.request.id })).join('')
+    ledgers.appended(ledger, before, Buffer.byteLength(text), usage - before.usage, await appendWithStats(ledger, text))
     // The window's expiry, for the sweep: only ever moved later. What this process last wrote or
     // read is remembered, so the file is read and written only when a consume moves it.
     const expiresAt = Math.max(...granted.map((item) => item.request.expiresAt.getTime()))
@@ -251,6 +254,7 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
           const expires = await readCount(`${key}:${EXPIRES_FILE}`, 'sweep')
           if (expires === null || expires + graceMs > now.getTime()) return 0
           knownExpiry.delete(`${root}\0${key}`)
+          ledgers.forget(pathOf(`${key}:${LEDGER_FILE}`))
           await rm(pathOf(key), { recursive: true, force: true })
           await rm(pathOf(`${window}:${HOURS_DIR}:${subject}`), { recursive: true, force: true })
           return 1
@@ -285,34 +289,33 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
       const keys = keysOf(request, request.id)
       return wrapBackendErrors(ADAPTER_NAME, 'refund', () =>
         withLock(`${root}\0${keys.window}`, async () => {
-          const grant = await readGrant(keys.id)
-          if (grant === null) return false
-          const { amount } = grant
-          const usage = (await readCount(keys.usage, 'refund')) ?? 0
-          if (usage < amount) {
-            throw createMeterError(ADAPTER_NAME, 'refund', `Expected at least ${amount} units in ${pathOf(keys.usage)} but found ${usage}. The files disagree; fix them by hand.`)
+          const ledger = pathOf(keys.ledger)
+          // The window's units first (from memory, after a stat): a corrupt ledger rejects whatever the id.
+          const before = await ledgerUsage(ledger, keys, 'refund')
+          // The ledger's last line naming the id: a grant is refundable, a refund was done.
+          const last = await parsed(ledger, 'refund', () => findLastEntry(ledger, request.id))
+          let grant: { amount: number; hour: LedgerHour } | undefined = last?.sign === '+' ? last : undefined
+          // Not in the ledger: an id file of an earlier version (holding its hour, or with its hour in @hours, or none).
+          const old = last === undefined ? await readGrant(keys.id) : null
+          if (old !== null) grant = { amount: old.amount, hour: old.hour ?? (await readHour(keys.hour, 'refund')) }
+          if (grant === undefined) return false
+          const { amount, hour } = grant
+          if (before.usage < amount) {
+            throw createMeterError(ADAPTER_NAME, 'refund', `Expected at least ${amount} units in ${ledger} (and ${pathOf(keys.usage)}) but found ${before.usage}. The files disagree; fix them by hand.`)
           }
-          // An id file of an older layout holds its amount only, its hour beside it in @hours
-          // (or none, written before the history existed: its units leave no hour).
-          const hour = grant.hour === undefined ? await readHour(keys.hour, 'refund') : grant.hour
-          if (hour === null) {
-            // Id first: a crash between the two steps loses this refund, never allows a second one.
-            await removeItem(keys.id, {})
-            await writeAtomic(keys.usage, String(usage - amount))
-            return true
-          }
-          const history = historyKeysOf(request.subject, hour)
-          return withLock(`${root}\0${history.subject}`, async () => {
-            const inHour = await readCount(history.hour, 'refund')
-            // Id first: a crash after it loses this refund (and leaves the units in the history),
-            // never allows a second one. Counter and hour are independent files, written side by side.
-            await removeItem(keys.id, {})
-            await settleAll([
-              writeAtomic(keys.usage, String(usage - amount)),
-              // The hour's file may be gone already (deleted by hand past the retention period).
-              inHour === null ? undefined : inHour > amount ? writeAtomic(history.hour, String(inHour - amount)) : removeItem(history.hour, {}),
-            ])
-            if (grant.hour === undefined) await removeItem(keys.hour, {})
+          // Id first: a crash after it loses this refund (and leaves the units in the history),
+          // never allows a second one. The ledger's line takes the units back and marks the id.
+          if (old !== null) await removeItem(keys.id, {})
+          const line = ledgerLine({ sign: '-', amount, hour, id: request.id })
+          ledgers.appended(ledger, before, Buffer.byteLength(line), -amount, await appendWithStats(ledger, line))
+          if (old !== null && old.hour === undefined && hour !== null) await removeItem(keys.hour, {})
+          if (hour === null) return true
+          return withLock(`${root}\0${historyDirOf(request.subject)}`, async () => {
+            const inHour = await readHourCount(request.subject, hour, 'refund')
+            // The hour's files may be gone already (deleted by hand past the retention period); at 0 they are deleted.
+            if (inHour === null) return true
+            if (inHour > amount) await appendText(pathOf(hourLogOf(request.subject, hour)), `-${amount}\n`)
+            else await settleAll([removeItem(historyKeysOf(request.subject, hour).hour, {}), removeItem(hourLogOf(request.subject, hour), {})])
             return true
           })
         }),
@@ -321,8 +324,9 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
 
     async usage(key: MeterKey): Promise<number> {
       assertMeterKey(ADAPTER_NAME, key)
-      // No lock: files are replaced by rename, so a read sees a whole old or new value.
-      return wrapBackendErrors(ADAPTER_NAME, 'usage', async () => (await readCount(keysOf(key).usage, 'usage')) ?? 0)
+      const keys = keysOf(key)
+      // No lock: a ledger is only appended to, and only its complete lines are read.
+      return wrapBackendErrors(ADAPTER_NAME, 'usage', async () => (await ledgerUsage(pathOf(keys.ledger), keys, 'usage')).usage)
     },
 
     async history(request: HistoryRequest): Promise<UsageHour[]> {
@@ -340,16 +344,25 @@ export function fsMeter(options: FsMeterOptions): FsMeter {
         })
         const perMonth = await Promise.all(
           months.map(async (month) => {
-            const slots = (await list(`${subject}:${month}`)).filter((slot) => {
-              // Names that are not hours (a `.tmp` left by a killed write) are skipped.
-              const hour = parseHourSlot(month, slot)
-              return hour >= from && hour < to
+            // An hour's log (`23T14.log`) and its count of earlier versions (`23T14`); names that
+            // are neither (a `.tmp` left by a killed write) are skipped.
+            const slots = (await list(`${subject}:${month}`)).flatMap((name) => {
+              const log = name.endsWith(HOUR_LOG_SUFFIX)
+              const hour = parseHourSlot(month, log ? name.slice(0, -HOUR_LOG_SUFFIX.length) : name)
+              return hour >= from && hour < to ? [{ key: `${subject}:${month}:${name}`, hour, log }] : []
             })
-            return Promise.all(slots.map(async (slot) => [parseHourSlot(month, slot), (await readCount(`${subject}:${month}:${slot}`, 'history')) ?? 0] as const))
+            return Promise.all(
+              slots.map(async ({ key, hour, log }) => {
+                if (!log) return [hour, (await readCount(key, 'history')) ?? 0] as const
+                const text = (await getItem(key, {})) ?? ''
+                return [hour, await parsed(pathOf(key), 'history', async () => sumHourLog(text))] as const
+              }),
+            )
           }),
         )
-        return perMonth
-          .flat()
+        const counts = new Map<number, number>()
+        for (const [hour, count] of perMonth.flat()) counts.set(hour, (counts.get(hour) ?? 0) + count)
+        return [...counts]
           .filter(([, count]) => count > 0)
           .sort((a, b) => a[0] - b[0])
           .map(([hour, count]) => ({ hour: new Date(hour).toISOString(), count }))
