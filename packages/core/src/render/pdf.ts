@@ -34,8 +34,19 @@ function positiveDashes(list: string): string {
   return entries.map((entry) => (Number(entry) === 0 ? '0.001' : entry)).join(' ')
 }
 
-/** Nested `<svg>` elements for the `data:image/svg+xml` images svg-to-pdfkit cannot open. */
+// satori's clip of a box: one plain rect (which the nested <svg> of an inlined image repeats).
+const RECT_CLIP = /<clipPath id="([^"<>]+)"><rect x="([^"<>]*)" y="([^"<>]*)" width="([^"<>]*)" height="([^"<>]*)"\/><\/clipPath>/g
+
+/**
+ * Nested `<svg>` elements for the `data:image/svg+xml` images svg-to-pdfkit cannot open. A
+ * nested `<svg>` clips to its own box, so the image's clip-path is left out when it is a plain
+ * rect that holds that box: svg-to-pdfkit draws a clip-path as a soft mask in a transparency
+ * group, after measuring every shape inside (a QR code's hundreds of modules, about 8 ms on
+ * the reference card), for the same pixels.
+ */
 function inlineSvgImages(svg: string): string {
+  const rectClips = new Map<string, number[]>()
+  if (svg.includes('data:image/svg+xml')) for (const m of svg.matchAll(RECT_CLIP)) rectClips.set(m[1]!, m.slice(2, 6).map(Number))
   return svg.replace(/<image\b[^<>]*\/>/g, (tag) => {
     const href = /\shref="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/.exec(tag)
     if (!href) return tag
@@ -47,11 +58,21 @@ function inlineSvgImages(svg: string): string {
     const body = inner.slice(inner.indexOf(open) + open.length).replace(/<\/svg>\s*$/, '')
     const viewBox = /viewBox="([^"]*)"/.exec(open)?.[1]
     const par = /preserveAspectRatio="([^"]*)"/.exec(open)?.[1] ?? pick('preserveAspectRatio') ?? 'xMidYMid meet'
-    const nested = `<svg x="${pick('x') ?? 0}" y="${pick('y') ?? 0}" width="${pick('width') ?? '100%'}" height="${pick('height') ?? '100%'}"${viewBox ? ` viewBox="${viewBox}"` : ''} preserveAspectRatio="${par}">${body}</svg>`
+    const box = { x: pick('x') ?? '0', y: pick('y') ?? '0', width: pick('width') ?? '100%', height: pick('height') ?? '100%' }
+    const nested = `<svg x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}"${viewBox ? ` viewBox="${viewBox}"` : ''} preserveAspectRatio="${par}">${body}</svg>`
     const transform = pick('transform')
-    const clip = pick('clip-path')
+    let clip = pick('clip-path')
+    if (clip && !transform && holdsBox(rectClips.get(/^url\(#([^)]*)\)$/.exec(clip)?.[1] ?? ''), box)) clip = undefined
     return `<g${transform ? ` transform="${transform}"` : ''}${clip ? ` clip-path="${clip}"` : ''}>${nested}</g>`
   })
+}
+
+/** Whether the rect `[x, y, width, height]` holds the box (in user units; no percentages). */
+function holdsBox(rect: number[] | undefined, box: { x: string; y: string; width: string; height: string }): boolean {
+  const [x, y, width, height] = [box.x, box.y, box.width, box.height].map((v) => (/^-?[\d.]+$/.test(v) ? Number(v) : Number.NaN)) as [number, number, number, number]
+  if (!rect || rect.some((v) => !Number.isFinite(v)) || ![x, y, width, height].every(Number.isFinite)) return false
+  const [rx, ry, rw, rh] = rect as [number, number, number, number]
+  return rx <= x && ry <= y && rx + rw >= x + width && ry + rh >= y + height
 }
 
 interface PdfKit {
