@@ -1,8 +1,9 @@
 /**
- * A fast lane for satori's text in PDFs. satori draws text as glyph outlines, one
+ * A fast lane for satori's text (and QR codes) in PDFs. satori draws text as glyph outlines, one
  * `<path fill="#rrggbb" d="M… L… Q… Z"/>` per run of glyphs, and svg-to-pdfkit spent most of a
  * card's PDF on them (parsing each number with a regex and a substring, measuring every curve
- * for path lengths no fill uses): about 40 of 57 ms on the reference card. {@link fastGlyphPaths}
+ * for path lengths no fill uses): about 40 of 57 ms on the reference card, and 7 more on its
+ * QR code (`<path d="M1 1h7v1h-7z…" fill="#000000"/>`). {@link fastGlyphPaths}
  * writes the same PDF path operators itself, number for number, and leaves everything else of
  * the element (save, fill colour, opacity state, fill, restore) to svg-to-pdfkit, so the PDF
  * bytes do not change (packages/core/test/render/pdf-paths.test.ts compares them on every
@@ -12,8 +13,8 @@
  * `M<SENTINEL> <n> h1`; svg-to-pdfkit draws it in document order, and the `moveTo` of the
  * document (see {@link interceptPlaceholders}) writes path `n`'s operators instead of the
  * placeholder's. Only paths whose styles cannot depend on their outline are taken: exactly a
- * solid `fill` and `d`, under `<g>` elements without attributes, in a root `<svg>` with no
- * presentation attributes and no `<style>`. Nothing inherited can then stroke them, clip or
+ * solid `fill` and `d`, under `<g>` elements without attributes and nested `<svg>` elements
+ * with only their geometry, in a root `<svg>` with no presentation attributes and no `<style>`. Nothing inherited can then stroke them, clip or
  * mask them (which would measure their bounding box) or paint them with a pattern.
  *
  * @module render/pdf-paths
@@ -24,9 +25,12 @@ import { LRUCache } from 'lru-cache'
 // The placeholder's x; a design's coordinates stay within a few thousand pixels of its canvas.
 const SENTINEL = -98765432.5
 
-const GLYPH_PATH = /^\s+fill="(#[0-9a-fA-F]{6})"\s+d="([0-9MLQCZ.,eE+\- \t\n\r]*)"\s*\/$/
-const ROOT_ATTRIBUTE = /\s([A-Za-z:]+)="[^"]*"/g
+const ATTRIBUTE = /\s([A-Za-z:-]+)="([^"]*)"/g
+const SOLID_FILL = /^#[0-9a-fA-F]{6}$/
+const OUTLINE = /^[0-9MLQCZHVmlqczhv.,eE+\- \t\n\r]*$/
+// What a root <svg>, and a nested one (an inlined QR code or barcode), may carry: geometry only.
 const ROOT_ATTRIBUTES = new Set(['width', 'height', 'viewBox', 'xmlns', 'xmlns:xlink'])
+const NESTED_ATTRIBUTES = new Set(['x', 'y', 'width', 'height', 'viewBox', 'preserveAspectRatio'])
 
 // The operators of recent outlines, keyed by the outline itself: a design's static texts (a
 // subtitle, a badge) come back on every render, only the overridden ones are new. Bounded in
@@ -68,16 +72,21 @@ export function fastGlyphPaths(svg: string): FastGlyphPaths | undefined {
       const parentPlain = plain.length > 0 && plain[plain.length - 1]!
       if (plain.length === 0) {
         if (name !== 'svg' || selfClosing) return undefined
-        plain.push(plainRoot(attrs))
+        plain.push(attributesOf(attrs, ROOT_ATTRIBUTES) !== undefined)
       } else if (selfClosing) {
-        const glyph = name === 'path' && parentPlain ? GLYPH_PATH.exec(attrs) : null
-        const pathOps = glyph ? cachedOperators(glyph[2]!) : undefined
-        if (glyph && pathOps !== undefined) {
-          out.push(svg.slice(copied, at), `<path fill="${glyph[1]}" d="M${SENTINEL} ${ops.length}h1"/>`)
+        const path = name === 'path' && parentPlain ? attributesOf(attrs.slice(0, -1), new Set(['fill', 'd'])) : undefined
+        const fill = path?.get('fill')
+        const d = path?.get('d')
+        const pathOps = path?.size === 2 && SOLID_FILL.test(fill!) && OUTLINE.test(d!) ? cachedOperators(d!) : undefined
+        if (pathOps !== undefined) {
+          out.push(svg.slice(copied, at), `<path fill="${fill}" d="M${SENTINEL} ${ops.length}h1"/>`)
           copied = end + 1
           ops.push(pathOps)
         }
-      } else plain.push(parentPlain && name === 'g' && attrs.trim() === '')
+      } else {
+        const bare = (name === 'g' && attrs.trim() === '') || (name === 'svg' && attributesOf(attrs, NESTED_ATTRIBUTES) !== undefined)
+        plain.push(parentPlain && bare)
+      }
     }
     at = svg.indexOf('<', end + 1)
   }
@@ -108,17 +117,22 @@ function tagEnd(svg: string, start: number): number {
   }
 }
 
-/** Whether the root `<svg>` carries only its size, view box and namespaces (nothing inherited). */
-function plainRoot(attrs: string): boolean {
-  let rest = attrs.replace(/\/$/, '')
-  for (const m of attrs.matchAll(ROOT_ATTRIBUTE)) {
-    if (!ROOT_ATTRIBUTES.has(m[1]!)) return false
-    rest = rest.replace(m[0], '')
+/**
+ * The attributes of a tag (the text after its name) by name, when they are all `name="value"`
+ * pairs with names in `allowed`; `undefined` otherwise.
+ */
+function attributesOf(attrs: string, allowed: ReadonlySet<string>): Map<string, string> | undefined {
+  const found = new Map<string, string>()
+  let length = 0
+  for (const m of attrs.matchAll(ATTRIBUTE)) {
+    if (!allowed.has(m[1]!) || found.has(m[1]!)) return undefined
+    found.set(m[1]!, m[2]!)
+    length += m[0].length
   }
-  return rest.trim() === ''
+  return attrs.trim().length === 0 || attrs.trimEnd().length === length ? found : undefined
 }
 
-const ARGUMENTS: Record<string, number> = { M: 2, L: 2, Q: 4, C: 6, Z: 0 }
+const ARGUMENTS: Record<string, number> = { M: 2, L: 2, H: 1, V: 1, Q: 4, C: 6, Z: 0, m: 2, l: 2, h: 1, v: 1, q: 4, c: 6, z: 0 }
 
 /** Thrown by {@link fmt} where pdfkit would throw; {@link pathOperators} then gives up. */
 const OUT_OF_RANGE = new Error('unsupported number')
@@ -130,8 +144,8 @@ function fmt(n: number): string {
 }
 
 /**
- * The operators svg-to-pdfkit writes to fill the outline `d` (absolute M, L, Q, C and Z only):
- * quadratic curves raised to cubic ones with its arithmetic, sub-paths of zero length left
+ * The operators svg-to-pdfkit writes to fill the outline `d` (M, L, H, V, Q, C, Z, absolute or
+ * relative; no arcs, no smooth curves): relative coordinates added up, quadratic curves raised to cubic ones with its arithmetic, sub-paths of zero length left
  * out (it draws only sub-paths whose measured length is above zero), numbers rounded as pdfkit
  * rounds them. `undefined` for anything else (another command, a malformed list), which then
  * takes svg-to-pdfkit's own way.
@@ -155,22 +169,43 @@ export function pathOperators(d: string): string | undefined {
     y = ey
   }
   const apply = (command: string, v: number[]): void => {
-    if (command === 'M') {
-      if (drawn) out += sub
-      sub = `\n${fmt(v[0]!)} ${fmt(v[1]!)} m`
-      drawn = false
-      startX = x = v[0]!
-      startY = y = v[1]!
-    } else if (command === 'L') {
-      sub += `\n${fmt(v[0]!)} ${fmt(v[1]!)} l`
-      line(v[0]!, v[1]!)
-    } else if (command === 'Q') {
-      const [cx, cy, ex, ey] = v as [number, number, number, number]
-      curve(x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y), ex + 2 / 3 * (cx - ex), ey + 2 / 3 * (cy - ey), ex, ey)
-    } else if (command === 'C') curve(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!)
-    else {
-      sub += '\nh'
-      line(startX, startY)
+    // Relative commands and H, V become absolute ones with svg-to-pdfkit's own sums.
+    switch (command) {
+      case 'M':
+        if (drawn) out += sub
+        sub = `\n${fmt(v[0]!)} ${fmt(v[1]!)} m`
+        drawn = false
+        startX = x = v[0]!
+        startY = y = v[1]!
+        return
+      case 'm':
+        return apply('M', [x + v[0]!, y + v[1]!])
+      case 'L':
+        sub += `\n${fmt(v[0]!)} ${fmt(v[1]!)} l`
+        return line(v[0]!, v[1]!)
+      case 'l':
+        return apply('L', [x + v[0]!, y + v[1]!])
+      case 'H':
+        return apply('L', [v[0]!, y])
+      case 'h':
+        return apply('L', [x + v[0]!, y])
+      case 'V':
+        return apply('L', [x, v[0]!])
+      case 'v':
+        return apply('L', [x, y + v[0]!])
+      case 'Q': {
+        const [cx, cy, ex, ey] = v as [number, number, number, number]
+        return curve(x + 2 / 3 * (cx - x), y + 2 / 3 * (cy - y), ex + 2 / 3 * (cx - ex), ey + 2 / 3 * (cy - ey), ex, ey)
+      }
+      case 'q':
+        return apply('Q', [x + v[0]!, y + v[1]!, x + v[2]!, y + v[3]!])
+      case 'C':
+        return curve(v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!)
+      case 'c':
+        return apply('C', [x + v[0]!, y + v[1]!, x + v[2]!, y + v[3]!, x + v[4]!, y + v[5]!])
+      default:
+        sub += '\nh'
+        line(startX, startY)
     }
   }
   // svg-to-pdfkit's grammar (SvgShape.path): a command letter, then numbers, each followed by
@@ -195,6 +230,7 @@ export function pathOperators(d: string): string | undefined {
           apply(command, values)
           values = []
           if (command === 'M') command = 'L'
+          else if (command === 'm') command = 'l'
         }
         values.push(value)
       }

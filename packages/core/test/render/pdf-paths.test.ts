@@ -52,7 +52,7 @@ describe('pdf glyph fast lane › same bytes as svg-to-pdfkit alone', () => {
     expect(Buffer.from(second).equals(Buffer.from(alone))).toBe(true)
   })
 
-  it('pdf › generated outlines (M, L, Q, C, Z with commas, exponents, implicit repeats, zero-length sub-paths) give identical bytes', async () => {
+  it('pdf › generated outlines (M, L, H, V, Q, C, Z, absolute and relative, with commas, exponents, implicit repeats, zero-length sub-paths) give identical bytes', async () => {
     const num = fc.oneof(fc.integer({ min: -50, max: 250 }).map(String), fc.double({ min: -50, max: 250, noNaN: true }).map((n) => n.toFixed(3)), fc.constantFrom('1e2', '.5', '5.', '-0', '+3', '1.5E-1'))
     const sep = fc.constantFrom(' ', ',', ' , ', '', '\n')
     const pair = fc.tuple(num, sep, num).map(([a, s, b]) => `${a}${s === '' ? ' ' : s}${b}`)
@@ -63,6 +63,9 @@ describe('pdf glyph fast lane › same bytes as svg-to-pdfkit alone', () => {
       fc.tuple(pair, pair, pair).map(([a, b, c]) => `C${a} ${b} ${c}`),
       fc.constant('Z'),
       fc.constant('M10 10Z'),
+      fc.tuple(fc.constantFrom('m', 'l', 'q', 'c'), fc.array(pair, { minLength: 3, maxLength: 3 }), fc.integer({ min: 1, max: 3 })).map(([c, ps, k]) => `${c}${ps.slice(0, c === 'c' ? 3 : c === 'q' ? 2 : k).join(' ')}`),
+      fc.tuple(fc.constantFrom('H', 'V', 'h', 'v'), num).map(([c, n]) => `${c}${n}`),
+      fc.constant('z'),
     )
     let taken = 0
     await fc.assert(
@@ -85,6 +88,11 @@ describe('pdf glyph fast lane › what it takes', () => {
     expect(fastGlyphPaths(wrap(`<g><g>${glyph}</g></g>`))?.ops).toEqual(['1 1 m\n9 1 l\n9 6.333333 6.333333 9 1 9 c\nh'])
   })
 
+  it('pdf › a QR code inlined as a nested <svg> (relative commands, fill after d) is taken', () => {
+    const qr = '<g><svg x="10" y="10" width="50" height="50" viewBox="0 0 3 3" preserveAspectRatio="none"><rect width="3" height="3" fill="#ffffff"/><path d="M0 0h1v1h-1zM2 0h1v1h-1z" fill="#000000"/></svg></g>'
+    expect(fastGlyphPaths(wrap(qr))?.ops).toEqual(['0 0 m\n1 0 l\n1 1 l\n0 1 l\nh\n2 0 m\n3 0 l\n3 1 l\n2 1 l\nh'])
+  })
+
   it.each([
     ['a group with a clip-path (its box is measured)', `<g clip-path="url(#c)">${glyph}</g>`, ''],
     ['a group with a transform, opacity or stroke', `<g stroke="#000">${glyph}</g>`, ''],
@@ -92,7 +100,8 @@ describe('pdf glyph fast lane › what it takes', () => {
     ['a path painted with a gradient', '<g><path fill="url(#g)" d="M1 1L9 1Z"/></g>', ''],
     ['a root <svg> with a presentation attribute', `<g>${glyph}</g>`, ' stroke="#000"'],
     ['an SVG with a <style> sheet', `<style>path{stroke:red}</style><g>${glyph}</g>`, ''],
-    ['an outline with commands it does not write (relative, arcs)', '<g><path fill="#ff0000" d="M1 1l8 0h2v3A2 2 0 0 1 3 3z"/></g>', ''],
+    ['an outline with commands it does not write (arcs, smooth curves)', '<g><path fill="#ff0000" d="M1 1l8 0h2v3A2 2 0 0 1 3 3z"/></g>', ''],
+    ['a path in a nested <svg> with a presentation attribute', '<g><svg x="0" y="0" width="10" height="10" fill="#000"><path d="M1 1h2v2z" fill="#000000"/></svg></g>', ''],
   ])('pdf › leaves %s to svg-to-pdfkit', (_name, inner, root) => {
     expect(fastGlyphPaths(wrap(inner, root))).toBeUndefined()
   })
