@@ -1,7 +1,9 @@
 /**
  * SVG → vector PDF with pdfkit (through svg-to-pdfkit): shapes and glyph outlines stay
  * vectors, raster images are embedded once, one page whose size in points equals the
- * design's size in pixels.
+ * design's size in pixels. Glyph outlines and QR codes take a faster lane that writes the
+ * same bytes (render/pdf-paths); the page's operators are deflated at a faster zlib level
+ * (docs/performance.md, "PDF").
  *
  * @module render/pdf
  */
