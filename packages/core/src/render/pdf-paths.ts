@@ -53,7 +53,9 @@ export interface FastGlyphPaths {
  * nothing was taken.
  */
 export function fastGlyphPaths(svg: string): FastGlyphPaths | undefined {
-  if (svg.includes('<style') || svg.includes('<!')) return undefined
+  // A <use> could draw a placeholder twice (the second would not be swapped); a style sheet
+  // could restyle a path: neither is in satori's output, and either leaves the lane unused.
+  if (svg.includes('<style') || svg.includes('<use') || svg.includes('<!')) return undefined
   const ops: string[] = []
   const out: string[] = []
   // Whether every open element is the root or a bare <g>; one entry per open element.

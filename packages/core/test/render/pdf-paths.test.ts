@@ -12,6 +12,8 @@ import { fastGlyphPaths, pathOperators } from '../../src/render/pdf-paths.js'
 import { createRenderContext } from '../../src/render/renderer.js'
 import { resolveDocument } from '../../src/render/resolve-document.js'
 import { referenceDesigns } from '../../../testing/src/index.js'
+import { fuzzedDocument, overrideInput } from '../fuzz/_arbitraries.js'
+import { budget } from '../fuzz/_budget.js'
 import { scenes } from './scenes.js'
 
 const cases: Array<[string, DesignDocumentInput, { variation?: string; overrides?: Record<string, unknown> }]> = []
@@ -80,6 +82,30 @@ describe('pdf glyph fast lane › same bytes as svg-to-pdfkit alone', () => {
   })
 })
 
+describe('pdf glyph fast lane › fuzzed documents', () => {
+  it('pdf › generated documents and overrides give identical PDF bytes with and without the fast lane', async () => {
+    const params = budget('sample', 30, 300)
+    let compared = 0
+    await fc.assert(
+      fc.asyncProperty(fuzzedDocument({ maxSize: 160, maxComponents: 5, offline: true }), overrideInput, async (raw, overrides) => {
+        let laid: { svg: string; width: number; height: number }
+        try {
+          laid = await layoutSvg(raw as DesignDocumentInput, { overrides: overrides as Record<string, unknown> })
+        } catch {
+          return // refused before drawing: nothing to compare
+        }
+        const { svg, width, height } = laid
+        const alone = await svgToPdf(svg, width, height, { fastGlyphs: false }).then((b) => Buffer.from(b), (error: unknown) => error)
+        if (!Buffer.isBuffer(alone)) return void (await expect(svgToPdf(svg, width, height)).rejects.toThrow())
+        expect(Buffer.from(await svgToPdf(svg, width, height)).equals(alone)).toBe(true)
+        compared++
+      }),
+      params,
+    )
+    expect(compared).toBeGreaterThan(params.numRuns / 5)
+  }, 600_000)
+})
+
 describe('pdf glyph fast lane › what it takes', () => {
   const wrap = (inner: string, root = ''): string => `<svg width="100" height="100" viewBox="0 0 100 100"${root} xmlns="http://www.w3.org/2000/svg">${inner}</svg>`
   const glyph = '<path fill="#ff0000" d="M1 1L9 1Q9 9 1 9Z"/>'
@@ -100,6 +126,7 @@ describe('pdf glyph fast lane › what it takes', () => {
     ['a path painted with a gradient', '<g><path fill="url(#g)" d="M1 1L9 1Z"/></g>', ''],
     ['a root <svg> with a presentation attribute', `<g>${glyph}</g>`, ' stroke="#000"'],
     ['an SVG with a <style> sheet', `<style>path{stroke:red}</style><g>${glyph}</g>`, ''],
+    ['an SVG with a <use> (it could draw a placeholder twice)', `<g>${glyph}</g><use href="#p"/>`, ''],
     ['an outline with commands it does not write (arcs, smooth curves)', '<g><path fill="#ff0000" d="M1 1l8 0h2v3A2 2 0 0 1 3 3z"/></g>', ''],
     ['a path in a nested <svg> with a presentation attribute', '<g><svg x="0" y="0" width="10" height="10" fill="#000"><path d="M1 1h2v2z" fill="#000000"/></svg></g>', ''],
   ])('pdf › leaves %s to svg-to-pdfkit', (_name, inner, root) => {
