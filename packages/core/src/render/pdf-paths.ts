@@ -43,7 +43,7 @@ const opsCache = new LRUCache<string, string>({ maxSize: CACHE_CHARS, sizeCalcul
 /** An SVG whose glyph paths were replaced by placeholders, and the operators of each. */
 export interface FastGlyphPaths {
   svg: string
-  /** The PDF path operators of placeholder `n`, `\n`-separated ('' when nothing is drawn). */
+  /** The PDF path operators of placeholder `n`, `\n`-separated. */
   ops: string[]
 }
 
