@@ -1,8 +1,9 @@
 // `npx tsx packages/core/bench/profile.ts [--design=card1080] [--n=25]`: where the time of one
 // render goes, stage by stage (prepare, layout, rasterize, composite, encode), on the whole
-// path and on the static-layer path, for PNG, JPEG and WebP, each render with a fresh title
-// (docs/performance.md, "Where the time goes"); *validate* is resolveDocument (schema, overrides,
-// variation) of the raw design. Runs from source on the calling thread.
+// path and on the static-layer path, for PNG, JPEG and WebP, then PDF (prepare, layout, and
+// svgToPdf in the encode column), each render with a fresh title (docs/performance.md, "Where
+// the time goes"); *validate* is resolveDocument (schema, overrides, variation) of the raw
+// design. Runs from source on the calling thread.
 import { Resvg } from '@resvg/resvg-js'
 import sharp from 'sharp'
 import { referenceDesigns } from '../../testing/src/index.js'
@@ -10,6 +11,7 @@ import { encodePixels } from '../src/render/encode.js'
 import { createLayerCache } from '../src/render/layers/layer-cache.js'
 import { renderLayered, type StageTimes } from '../src/render/layers/render-layered.js'
 import { isOpaquePaint, layoutPass, prepareDocument } from '../src/render/layout-pass.js'
+import { svgToPdf } from '../src/render/pdf.js'
 import { createRenderContext } from '../src/render/renderer.js'
 import { resolveDocument } from '../src/render/resolve-document.js'
 
@@ -47,6 +49,18 @@ async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
   return { validate: validated, prepare: t1 - t0, layout: t2 - t1, rasterize: t3 - t2, composite: 0, encode: t4 - t3, total: validated + t4 - t0 }
 }
 
+async function pdf(): Promise<Stages> {
+  const resolved = fresh()
+  const t0 = performance.now()
+  const prepared = await prepareDocument(resolved, context)
+  const t1 = performance.now()
+  const layout = await layoutPass(resolved, resolved.document.components, resolved.document.background, prepared)
+  const t2 = performance.now()
+  await svgToPdf(layout.svg, resolved.width, resolved.height)
+  const t3 = performance.now()
+  return { validate: validated, prepare: t1 - t0, layout: t2 - t1, rasterize: 0, composite: 0, encode: t3 - t2, total: validated + t3 - t0 }
+}
+
 async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<Stages> {
   if (cold) cache.clear()
   const resolved = fresh()
@@ -73,3 +87,11 @@ for (const format of ['png', 'jpeg', 'webp'] as const) {
     console.log(`${name.padEnd(9)} ${format.padEnd(6)} ${m('validate')}  ${m('prepare')}  ${m('layout')}    ${m('rasterize')}    ${m('composite')}  ${m('encode')}  ${m('total')}`)
   }
 }
+for (let i = 0; i < 3; i++) await pdf()
+const pdfRows: Stages[] = []
+for (let i = 0; i < n; i++) {
+  pdfRows.push(await pdf())
+  await new Promise((resolve) => setImmediate(resolve))
+}
+const p = (k: keyof Stages): string => median(pdfRows.map((r) => r[k])).toFixed(1).padStart(7)
+console.log(`whole     pdf    ${p('validate')}  ${p('prepare')}  ${p('layout')}          –          –  ${p('encode')}  ${p('total')}`)

@@ -15,7 +15,7 @@ import type { PreparedRender } from './prepare-render.js'
  * (a new renderer, new defaults), so that caches shared across versions and clients' ETags do
  * not serve output of the old code. Bump it with such a change.
  */
-export const OUTPUT_KEY_VERSION = 'litho-output-1'
+export const OUTPUT_KEY_VERSION = 'litho-output-2'
 
 /** What decides a render's bytes, besides the renderer's own code. */
 export interface OutputKeyInput {

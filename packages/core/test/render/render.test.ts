@@ -104,6 +104,22 @@ describe('output formats', () => {
   })
 })
 
+/** Every deflated stream of a PDF, inflated (content streams and forms). */
+function inflatedStreams(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1')
+  const ops: string[] = []
+  for (const m of text.matchAll(/stream\r?\n/g)) {
+    const start = m.index! + m[0].length
+    const end = text.indexOf('endstream', start)
+    try {
+      ops.push(inflateSync(pdf.subarray(start, end)).toString('latin1'))
+    } catch {
+      // not a deflated stream
+    }
+  }
+  return ops
+}
+
 describe('pdf', () => {
   it('pdf › one page whose size in points equals the design size in pixels', async () => {
     const result = await renderer.render(simple(), { format: 'pdf' })
@@ -119,18 +135,7 @@ describe('pdf', () => {
     const pdf = Buffer.from(result.bytes)
     expect(pdf.toString('latin1')).not.toMatch(/\/Subtype \/Image/)
     // Inflate every content stream and look for path painting operators.
-    const text = pdf.toString('latin1')
-    const ops: string[] = []
-    for (const m of text.matchAll(/stream\r?\n/g)) {
-      const start = m.index! + m[0].length
-      const end = text.indexOf('endstream', start)
-      try {
-        ops.push(inflateSync(pdf.subarray(start, end)).toString('latin1'))
-      } catch {
-        // not a deflated stream
-      }
-    }
-    const content = ops.join('\n')
+    const content = inflatedStreams(pdf).join('\n')
     // Glyph outlines are drawn with curves (c) and filled (f); the box with its rounded corners too.
     expect(content.match(/ c\n/g)?.length ?? 0).toBeGreaterThan(20)
     expect(content).toMatch(/\bf\b/)
@@ -141,6 +146,13 @@ describe('pdf', () => {
     const pdf = Buffer.from(result.bytes).toString('latin1')
     expect(pdf.match(/\/Subtype \/Image/g)).toHaveLength(1)
     expect(pdf).toMatch(/\/MediaBox \[0 0 1080 1080\]/)
+  })
+  it('pdf › the QR code of the card is clipped by its own box, with no soft mask (its plain rect clip-path is left out)', async () => {
+    const pdf = Buffer.from((await renderer.render(card, { format: 'pdf' })).bytes).toString('latin1')
+    expect(pdf).not.toMatch(/\/SMask/)
+    // The inlined QR code's nested <svg> still clips to its box: a rect, then W n, then its scale.
+    const content = inflatedStreams(Buffer.from(pdf, 'latin1')).join('\n')
+    expect(content).toMatch(/850 850 m\n1020 850 l\n1020 1020 l\n850 1020 l\nh\nW n\n5\.483871 0 0 5\.483871 850 850 cm/)
   })
   it('pdf › a dotted border 7 px wide (satori\'s stroke-dasharray "0 7", which pdfkit refused) renders as round dots, not a failed render', async () => {
     const result = await renderer.render(
