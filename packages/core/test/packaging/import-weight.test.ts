@@ -40,6 +40,8 @@ describe("@litho/core's root entry", () => {
     expect(packagesOf(run.renderUrls)).toEqual(expect.arrayContaining(['sharp', 'satori', '@resvg/resvg-js', 'qrcode']))
     // pdfkit waits for the first PDF: a raster render does not load it.
     expect(packagesOf(run.renderUrls)).not.toContain('pdfkit')
+    // Nor bwip-js (2 MB of code): it waits for the first barcode, and this card has none.
+    expect(packagesOf(run.renderUrls)).not.toContain('bwip-js')
     expect(run.contentType).toBe('image/jpeg')
     expect(run.head).toEqual([0xff, 0xd8, 0xff])
     expect(run.length).toBeGreaterThan(1000)
