@@ -31,6 +31,8 @@ describe("@litho/core's root entry", () => {
   it('loads none of the render stack, the pool or the HTTP client when imported', () => {
     const loaded = packagesOf(run.importUrls)
     expect(loaded.filter((name) => HEAVY.includes(name))).toEqual([])
+    // Nor what only a fetch or a webhook needs: each cost the import ~10-20 ms (docs/performance.md, "Cold start").
+    expect(loaded.filter((name) => ['ipaddr.js', 'standardwebhooks'].includes(name))).toEqual([])
     // Nor the pipeline's own modules, nor the built-in fonts.
     expect(run.importUrls.filter((url) => /\/src\/render\/(render-document|stack|encode|layout-pass|fonts\/)/.test(url))).toEqual([])
     expect(loaded.filter((name) => name.startsWith('@fontsource/'))).toEqual([])
