@@ -13,6 +13,11 @@ export default defineConfig({
     'render-worker': 'src/render/worker.ts',
   },
   format: ['esm'],
+  // zod goes into the bundle, tree-shaken: from node_modules it is ~95 modules (every locale
+  // among them), which made half of `import '@litho/core'` (docs/performance.md, "Cold start").
+  // It stays a dependency for the types. zod 4 keeps its registry and config on globalThis and
+  // checks instanceof by trait, so schemas made here mix with an app's own zod.
+  noExternal: ['zod'],
   dts: { entry: { index: 'src/index.ts', contracts: 'src/contracts/index.ts', errors: 'src/errors.ts', signing: 'src/signing.ts' } },
   sourcemap: true,
   clean: true,

@@ -5,7 +5,8 @@
  *
  * @module network/policy
  */
-import ipaddr from 'ipaddr.js'
+import { createRequire } from 'node:module'
+import type IpAddr from 'ipaddr.js'
 import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 
 /** Where remote fetches may connect; pass the same policy to every fetch of one deployment. */
@@ -24,7 +25,13 @@ export interface NetworkPolicy {
   ca?: string[]
 }
 
-type Address = ipaddr.IPv4 | ipaddr.IPv6
+const require = createRequire(import.meta.url)
+let loaded: typeof IpAddr | undefined
+// ipaddr.js (CommonJS) is required on first use, synchronously, so that `import '@litho/core'`
+// does not load it: only a fetch that connects, or a policy with an allow-list, needs it.
+const ipaddr = (): typeof IpAddr => (loaded ??= require('ipaddr.js') as typeof IpAddr)
+
+type Address = IpAddr.IPv4 | IpAddr.IPv6
 type Cidr = [Address, number]
 
 /**
@@ -78,9 +85,9 @@ export function assertNetworkPolicy(policy: unknown, name = 'policy'): asserts p
 
 function isParsedAllowed(ip: Address, allowed: readonly Cidr[]): boolean {
   if (allowed.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return true
-  if (ip.kind() === 'ipv4') return isPublicIPv4(ip as ipaddr.IPv4)
+  if (ip.kind() === 'ipv4') return isPublicIPv4(ip as IpAddr.IPv4)
 
-  const v6 = ip as ipaddr.IPv6
+  const v6 = ip as IpAddr.IPv6
   const range = v6.range()
   // ::ffff:a.b.c.d (mapped) and ::ffff:0:a.b.c.d (translated) reach the IPv4 host itself through
   // a dual-stack socket, so they get exactly the IPv4 verdict, allow-list included.
@@ -96,25 +103,26 @@ function isParsedAllowed(ip: Address, allowed: readonly Cidr[]): boolean {
   if (range === 'teredo') return isPublicIPv4(embeddedIPv4(v6, 4)) && isPublicIPv4(embeddedIPv4(v6, 12, true))
   // Only 2000::/3 is allocated as global unicast; everything outside it (the ::/96
   // IPv4-compatible forms, unallocated space) is refused rather than guessed at.
-  return range === 'unicast' && v6.match(GLOBAL_UNICAST_V6[0], GLOBAL_UNICAST_V6[1])
+  return range === 'unicast' && v6.match(...(globalUnicastV6 ??= ipaddr().IPv6.parseCIDR('2000::/3')))
 }
 
-const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3')
-const WELL_KNOWN_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96')
+// Parsed on first use, as ipaddr.js is loaded.
+let globalUnicastV6: [IpAddr.IPv6, number] | undefined
+let wellKnownNat64: [IpAddr.IPv6, number] | undefined
 
-function isInWellKnownNat64(ip: ipaddr.IPv6): boolean {
-  return ip.match(WELL_KNOWN_NAT64[0], WELL_KNOWN_NAT64[1])
+function isInWellKnownNat64(ip: IpAddr.IPv6): boolean {
+  return ip.match(...(wellKnownNat64 ??= ipaddr().IPv6.parseCIDR('64:ff9b::/96')))
 }
 
 /** ipaddr.js names every special-purpose IPv4 block; only the remainder (`unicast`) is public. */
-function isPublicIPv4(ip: ipaddr.IPv4): boolean {
+function isPublicIPv4(ip: IpAddr.IPv4): boolean {
   return ip.range() === 'unicast'
 }
 
 /** The IPv4 address stored in 4 bytes of an IPv6 address, starting at byte `offset`. */
-function embeddedIPv4(ip: ipaddr.IPv6, offset: number, inverted = false): ipaddr.IPv4 {
+function embeddedIPv4(ip: IpAddr.IPv6, offset: number, inverted = false): IpAddr.IPv4 {
   const bytes = ip.toByteArray().slice(offset, offset + 4)
-  return new ipaddr.IPv4(inverted ? bytes.map((byte) => byte ^ 0xff) : bytes)
+  return new (ipaddr().IPv4)(inverted ? bytes.map((byte) => byte ^ 0xff) : bytes)
 }
 
 function parseAddress(address: string): Address | undefined {
@@ -122,7 +130,7 @@ function parseAddress(address: string): Address | undefined {
   // A zone id (fe80::1%eth0) only ever qualifies link-local addresses; the range check sees the
   // address itself.
   try {
-    return ipaddr.parse(address)
+    return ipaddr().parse(address)
   } catch {
     return undefined
   }
@@ -147,8 +155,8 @@ function parseCidr(entry: unknown, name: string): Cidr {
   if (typeof entry === 'string') {
     const text = entry.trim()
     try {
-      if (text.includes('/')) return ipaddr.parseCIDR(text)
-      const ip = ipaddr.parse(text)
+      if (text.includes('/')) return ipaddr().parseCIDR(text)
+      const ip = ipaddr().parse(text)
       return [ip, ip.kind() === 'ipv4' ? 32 : 128]
     } catch {
       // fall through to the error below

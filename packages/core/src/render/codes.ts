@@ -4,8 +4,8 @@
  *
  * @module render/codes
  */
-import bwipjs from 'bwip-js/node'
-import QRCode from 'qrcode'
+// The encoder alone: the package's main entry also loads its PNG (pngjs), terminal and UTF-8 renderers.
+import { create as createQrCode } from 'qrcode/lib/core/qrcode.js'
 import { LithoError } from '../errors.js'
 import { LRUCache } from 'lru-cache'
 import { describeReceived, type BarcodeComponent, type QrCodeComponent } from '../design/schema.js'
@@ -32,9 +32,9 @@ export function qrCodeSvg(component: Pick<QrCodeComponent, 'key' | 'value' | 'co
   const cacheKey = JSON.stringify(['qr', component.value, component.color, component.background, component.errorCorrection, component.margin])
   const hit = cache.get(cacheKey)
   if (hit) return hit
-  let qr: ReturnType<typeof QRCode.create>
+  let qr: ReturnType<typeof createQrCode>
   try {
-    qr = QRCode.create(component.value, { errorCorrectionLevel: component.errorCorrection })
+    qr = createQrCode(component.value, { errorCorrectionLevel: component.errorCorrection })
   } catch (error) {
     // Bad input, not a failed render: prepareCodes names the field (and whether an override set it).
     throw new LithoError('ERR_INVALID_DESIGN', `expected a value a QR code can hold with error correction ${component.errorCorrection}: ${(error as Error).message}`, { cause: error })
@@ -70,7 +70,24 @@ const TWO_D = new Set(['datamatrix', 'pdf417', 'qrcode'])
 const BAR = '010203'
 const BG = 'fefdfc'
 
+type BwipJs = typeof import('bwip-js/node')
+let bwipjs: BwipJs | undefined
+let loadingBwip: Promise<BwipJs> | undefined
+
+/**
+ * Loads bwip-js, once, for the documents that have a barcode: its 2 MB of PostScript-derived
+ * code took ~40 ms to compile on every first render, barcode or not (docs/performance.md,
+ * "Cold start"). {@link barcodeSvg} needs it loaded; layout-pass awaits this first.
+ *
+ * @example if (components.some((c) => c.type === 'barcode')) await loadBarcodeEncoder()
+ */
+export async function loadBarcodeEncoder(): Promise<void> {
+  loadingBwip ??= import('bwip-js/node').then((module) => (bwipjs = module.default))
+  await loadingBwip
+}
+
 function bwipSvg(component: Pick<BarcodeComponent, 'key' | 'value' | 'symbology' | 'showText'>, height?: number): string {
+  if (!bwipjs) throw new Error('bwip-js is not loaded: await loadBarcodeEncoder() before barcodeSvg()')
   try {
     return bwipjs.toSVG({
       bcid: component.symbology,
@@ -95,7 +112,7 @@ function viewBoxOf(svg: string): { width: number; height: number } {
 }
 
 /**
- * The barcode of `component` as an SVG. Linear codes get a bar height chosen so that the
+ * The barcode of `component` as an SVG ({@link loadBarcodeEncoder} must have settled). Linear codes get a bar height chosen so that the
  * whole code has the aspect ratio of the box (bars fill it, digits are not stretched);
  * 2D codes keep their own aspect ratio and are centred by the caller.
  */

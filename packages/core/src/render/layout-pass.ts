@@ -10,6 +10,7 @@ import { LithoError } from '../errors.js'
 import { isOpaqueColor } from '../design/color.js'
 import type { Component, Paint, TextComponent } from '../design/schema.js'
 import { buildTree, innerSize, textNodeKey, twinNodeKey, type PreparedAssets } from './build-tree.js'
+import { loadBarcodeEncoder } from './codes.js'
 import { prepareCodes } from './prepare-codes.js'
 import { fitTexts } from './fit-text.js'
 import { selectFonts, type FontFetcher, type FontSelection, type TextRun } from './fonts/font-library.js'
@@ -119,6 +120,7 @@ export async function layoutPass(
   const doc = resolved.document
   const visible = visibleComponents(components)
   const texts = visible.filter((c): c is TextComponent => c.type === 'text')
+  if (visible.some((c) => c.type === 'barcode')) await loadBarcodeEncoder()
   const codes = prepareCodes(doc, visible, resolved.overridden)
   const images = new Map<string, PreparedImage>()
   for (const c of visible) {

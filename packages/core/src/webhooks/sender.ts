@@ -6,7 +6,6 @@
  *
  * @module webhooks/sender
  */
-import { Webhook } from 'standardwebhooks'
 import { checkOutboundUrl, classifyConnectFailure, loadHttpClient } from '../network/outbound.js'
 import { describeReceived, invalidArgument } from '../_internal/argument-error.js'
 import { assertNetworkPolicy, isAddressAllowed, type NetworkPolicy } from '../network/policy.js'
@@ -136,6 +135,8 @@ export function createWebhookSender(options: WebhookSenderOptions): WebhookSende
 
       // The signature covers `${id}.${seconds}.${body}`; standardwebhooks floors `now` to seconds
       // exactly as the header below does.
+      // standardwebhooks loads with the first delivery, not with `import '@litho/core'`.
+      const { Webhook } = await import('standardwebhooks')
       const signature = new Webhook(secret).sign(id, now, body)
       const { openGuardedAgent, outboundFetch } = await loadHttpClient()
       const controller = new AbortController()

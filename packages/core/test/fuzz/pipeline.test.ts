@@ -3,12 +3,13 @@
 // Each case either gets through or is refused with a coded LithoError whose issues name the
 // field; nothing else may escape, nothing may hang, and the input is never mutated.
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { applyOverrides, parseOverrides } from '../../src/design/overrides.js'
 import type { Component, DesignDocument } from '../../src/design/schema.js'
 import { validateDesign } from '../../src/design/validate-design.js'
 import { resolveVariation } from '../../src/design/variations.js'
 import { buildTree, innerSize, type PreparedAssets, type SatoriElement } from '../../src/render/build-tree.js'
+import { loadBarcodeEncoder } from '../../src/render/codes.js'
 import { prepareCodes } from '../../src/render/prepare-codes.js'
 import { fuzzedDocument, overrideInput, variationId, PNG_1X1 } from './_arbitraries.js'
 import { budget, report } from './_budget.js'
@@ -87,6 +88,8 @@ function runCase(raw: unknown, overrides: unknown, variation: string | undefined
 }
 
 describe('fuzz: validation → overrides → variations → codes → element tree', () => {
+  // layout-pass loads bwip-js before it encodes a barcode; this test calls prepareCodes directly.
+  beforeAll(() => loadBarcodeEncoder())
   it('never crashes, hangs or mutates its input; every refusal is a coded LithoError naming the field', () => {
     const params = budget('pure', 400, 100_000)
     const counts: Record<Stage, number> = { refused_design: 0, refused_overrides: 0, refused_variation: 0, refused_codes: 0, built: 0 }

@@ -31,6 +31,8 @@ describe("@litho/core's root entry", () => {
   it('loads none of the render stack, the pool or the HTTP client when imported', () => {
     const loaded = packagesOf(run.importUrls)
     expect(loaded.filter((name) => HEAVY.includes(name))).toEqual([])
+    // Nor what only a fetch or a webhook needs: each cost the import ~10-20 ms (docs/performance.md, "Cold start").
+    expect(loaded.filter((name) => ['ipaddr.js', 'standardwebhooks'].includes(name))).toEqual([])
     // Nor the pipeline's own modules, nor the built-in fonts.
     expect(run.importUrls.filter((url) => /\/src\/render\/(render-document|stack|encode|layout-pass|fonts\/)/.test(url))).toEqual([])
     expect(loaded.filter((name) => name.startsWith('@fontsource/'))).toEqual([])
@@ -40,6 +42,8 @@ describe("@litho/core's root entry", () => {
     expect(packagesOf(run.renderUrls)).toEqual(expect.arrayContaining(['sharp', 'satori', '@resvg/resvg-js', 'qrcode']))
     // pdfkit waits for the first PDF: a raster render does not load it.
     expect(packagesOf(run.renderUrls)).not.toContain('pdfkit')
+    // Nor bwip-js (2 MB of code): it waits for the first barcode, and this card has none.
+    expect(packagesOf(run.renderUrls)).not.toContain('bwip-js')
     expect(run.contentType).toBe('image/jpeg')
     expect(run.head).toEqual([0xff, 0xd8, 0xff])
     expect(run.length).toBeGreaterThan(1000)
