@@ -8,6 +8,7 @@ import { Resvg } from '@resvg/resvg-js'
 import sharp from 'sharp'
 import { referenceDesigns } from '../../testing/src/index.js'
 import { encodePixels } from '../src/render/encode.js'
+import { opaquePngFast } from '../src/render/fast-png.js'
 import { createLayerCache } from '../src/render/layers/layer-cache.js'
 import { renderLayered, type StageTimes } from '../src/render/layers/render-layered.js'
 import { isOpaquePaint, layoutPass, prepareDocument } from '../src/render/layout-pass.js'
@@ -34,31 +35,35 @@ const fresh = () => {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 type Stages = { validate: number; prepare: number; layout: number; rasterize: number; composite: number; encode: number; total: number }
-async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
+// Resolve, prepare and lay out the whole document (the whole path and PDF share these stages).
+async function wholeLayout(): Promise<{ resolved: ReturnType<typeof fresh>; svg: string; t0: number; stages: Pick<Stages, 'validate' | 'prepare' | 'layout'> }> {
   const resolved = fresh()
   const t0 = performance.now()
   const prepared = await prepareDocument(resolved, context)
   const t1 = performance.now()
-  const layout = await layoutPass(resolved, resolved.document.components, resolved.document.background, prepared)
+  const { svg } = await layoutPass(resolved, resolved.document.components, resolved.document.background, prepared)
+  return { resolved, svg, t0, stages: { validate: validated, prepare: t1 - t0, layout: performance.now() - t1 } }
+}
+
+async function whole(format: 'png' | 'jpeg' | 'webp'): Promise<Stages> {
+  const { resolved, svg, t0, stages } = await wholeLayout()
   const t2 = performance.now()
-  const rendered = new Resvg(layout.svg, RESVG).render()
+  const rendered = new Resvg(svg, RESVG).render()
   const t3 = performance.now()
-  if (format === 'png') rendered.asPng()
-  else await encodePixels(sharp(rendered.pixels, { raw: { width: rendered.width, height: rendered.height, channels: 4 } }), format, 80, isOpaquePaint(resolved.document.background))
+  const opaque = isOpaquePaint(resolved.document.background)
+  // As render/encode.ts does: an opaque PNG through the fast encoder, else resvg's own.
+  if (format === 'png') (opaque ? await opaquePngFast(rendered.pixels, rendered.width, rendered.height) : undefined) ?? rendered.asPng()
+  else await encodePixels(sharp(rendered.pixels, { raw: { width: rendered.width, height: rendered.height, channels: 4 } }), format, 80, opaque)
   const t4 = performance.now()
-  return { validate: validated, prepare: t1 - t0, layout: t2 - t1, rasterize: t3 - t2, composite: 0, encode: t4 - t3, total: validated + t4 - t0 }
+  return { ...stages, rasterize: t3 - t2, composite: 0, encode: t4 - t3, total: validated + t4 - t0 }
 }
 
 async function pdf(): Promise<Stages> {
-  const resolved = fresh()
-  const t0 = performance.now()
-  const prepared = await prepareDocument(resolved, context)
-  const t1 = performance.now()
-  const layout = await layoutPass(resolved, resolved.document.components, resolved.document.background, prepared)
+  const { resolved, svg, t0, stages } = await wholeLayout()
   const t2 = performance.now()
-  await svgToPdf(layout.svg, resolved.width, resolved.height)
+  await svgToPdf(svg, resolved.width, resolved.height)
   const t3 = performance.now()
-  return { validate: validated, prepare: t1 - t0, layout: t2 - t1, rasterize: 0, composite: 0, encode: t3 - t2, total: validated + t3 - t0 }
+  return { ...stages, rasterize: 0, composite: 0, encode: t3 - t2, total: validated + t3 - t0 }
 }
 
 async function layered(format: 'png' | 'jpeg' | 'webp', cold = false): Promise<Stages> {
