@@ -54,24 +54,17 @@ for (const [label, url] of builds) {
 
 for (let round = 0; round < rounds; round++) {
   for (const s of subjects) {
-    let main = mainThreadMs()
-    let cpu = processMs()
-    for (let i = 0; i < batch; i++) {
-      const t = performance.now()
-      await s.pool.render(card1080, options())
-      s.poolWall.push(performance.now() - t)
+    for (const kind of ['pool', 'inline']) {
+      const main = mainThreadMs()
+      const cpu = processMs()
+      for (let i = 0; i < batch; i++) {
+        const t = performance.now()
+        await s[kind].render(card1080, options())
+        s[`${kind}Wall`].push(performance.now() - t)
+      }
+      s[`${kind}Main`].push((mainThreadMs() - main) / batch)
+      s[`${kind}Process`].push((processMs() - cpu) / batch)
     }
-    s.poolMain.push((mainThreadMs() - main) / batch)
-    s.poolProcess.push((processMs() - cpu) / batch)
-    main = mainThreadMs()
-    cpu = processMs()
-    for (let i = 0; i < batch; i++) {
-      const t = performance.now()
-      await s.inline.render(card1080, options())
-      s.inlineWall.push(performance.now() - t)
-    }
-    s.inlineMain.push((mainThreadMs() - main) / batch)
-    s.inlineProcess.push((processMs() - cpu) / batch)
   }
 }
 

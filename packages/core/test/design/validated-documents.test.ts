@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { LithoError, validateDesign } from '../../src/index.js'
+import { validateDesign } from '../../src/index.js'
 import { validateInput, validateOnce } from '../../src/design/validated-documents.js'
 import { validateStoredDesign } from '../../src/service/validated-designs.js'
+import { catchError } from './helpers.js'
 
 const card = () => ({
   version: 2,
@@ -14,15 +15,6 @@ const card = () => ({
   variations: [{ id: 'wide', width: 400, height: 100, components: { title: { text: 'Wide' }, photo: { focus: { x: 0.5, y: 0.5 } } } }],
 })
 
-function caught(run: () => unknown): LithoError {
-  try {
-    run()
-  } catch (error) {
-    if (LithoError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error('expected a LithoError')
-}
 
 describe('validated documents', () => {
   it('validate once › the same object rendered again unchanged reuses its validated document', () => {
@@ -41,7 +33,7 @@ describe('validated documents', () => {
     expect(second).not.toBe(first)
     expect((second.components[0] as { text: string }).text).toBe('Changed')
     ;(doc.components[0] as { width: number }).width = -1
-    expect(caught(() => validateInput(doc)).code).toBe('ERR_INVALID_DESIGN')
+    expect(catchError(() => validateInput(doc)).code).toBe('ERR_INVALID_DESIGN')
   })
 
   it("validate once › freezes nothing of the caller's, variation patches included", () => {
@@ -56,18 +48,18 @@ describe('validated documents', () => {
 
   it('validate once › an invalid document fails the same way every time', () => {
     const doc = { version: 2, width: 0, height: 10 }
-    const first = caught(() => validateInput(doc))
-    const second = caught(() => validateInput(doc))
+    const first = catchError(() => validateInput(doc))
+    const second = catchError(() => validateInput(doc))
     expect(second.message).toBe(first.message)
     expect(second.issues).toEqual(first.issues)
-    expect(first.message).toBe(caught(() => validateDesign(doc)).message)
+    expect(first.message).toBe(catchError(() => validateDesign(doc)).message)
   })
 
   it('validate once › a document that is not plain JSON is validated as it is, every time', () => {
     const doc = { version: 2, width: new Date(0), height: 10 }
-    const first = caught(() => validateInput(doc))
-    expect(first.message).toBe(caught(() => validateDesign(doc)).message)
-    expect(caught(() => validateInput(doc)).message).toBe(first.message)
+    const first = catchError(() => validateInput(doc))
+    expect(first.message).toBe(catchError(() => validateDesign(doc)).message)
+    expect(catchError(() => validateInput(doc)).message).toBe(first.message)
   })
 
   it('validate once › a new object of the same content, and a stored design by id, share nothing wrong', () => {
@@ -79,7 +71,7 @@ describe('validated documents', () => {
   })
 
   it('validate once › a string or a number is validated as it is', () => {
-    expect(caught(() => validateInput('{"version":2}')).code).toBe('ERR_INVALID_DESIGN')
-    expect(caught(() => validateInput(42)).code).toBe('ERR_INVALID_DESIGN')
+    expect(catchError(() => validateInput('{"version":2}')).code).toBe('ERR_INVALID_DESIGN')
+    expect(catchError(() => validateInput(42)).code).toBe('ERR_INVALID_DESIGN')
   })
 })
