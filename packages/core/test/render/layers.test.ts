@@ -13,6 +13,7 @@ import type { Component, DesignDocumentInput } from '../../src/index.js'
 import { renderDocument, renderResolved, type RenderContext, type RenderOptions, type RenderResult } from '../../src/render/render-document.js'
 import { createRenderContext, type RendererOptions } from '../../src/render/renderer.js'
 import { createLayerCache, layerKey } from '../../src/render/layers/layer-cache.js'
+import { clearCanvases } from '../../src/render/layers/canvas.js'
 import type { Prepared } from '../../src/render/layout-pass.js'
 import { resolveDocument } from '../../src/render/resolve-document.js'
 import { createRenderPool } from '../../src/render/pool.js'
@@ -150,6 +151,30 @@ describe('static-layer cache › equals a whole render', () => {
       expect(Buffer.compare(Buffer.from(cold.bytes), Buffer.from(warm.bytes))).toBe(0)
       expect(Buffer.compare(Buffer.from(cold.bytes), Buffer.from(warmest.bytes))).toBe(0)
     }
+  })
+
+  it('layers › a reused canvas (only the painted rectangles restored, a top layer left in place) gives the bytes of a fresh one', async () => {
+    // A top shape at the end of the title's line: a short title stays clear of it, a long one runs under it.
+    const design = (background: string | undefined): DesignDocumentInput => ({
+      version: 2, width: 400, height: 200, ...(background ? { background } : {}),
+      components: [
+        { type: 'text', key: 'title', x: 10, y: 10, width: 380, height: 90, text: 'Title', fontSize: 36, color: '#1d4ed8' },
+        { type: 'shape', key: 'dot', x: 300, y: 20, width: 70, height: 40, fill: 'rgba(220, 38, 38, 0.6)', radius: 8 },
+      ],
+    })
+    const titles = ['Hi', 'A much longer title that runs under the dot', 'Hi', 'Hey', 'A much longer title that runs under the dot', 'Hi']
+    for (const background of ['#fef3c7', undefined])
+      for (const format of ['png', 'jpeg'] as const) {
+        const layered = counted()
+        for (const title of titles) {
+          const options: RenderOptions = { format, overrides: { 'title.text': title } }
+          const reused = await renderDocument(design(background), options, layered.context)
+          clearCanvases()
+          const fresh = await renderDocument(design(background), options, layered.context)
+          expect({ background, format, title, same: Buffer.compare(Buffer.from(reused.bytes), Buffer.from(fresh.bytes)) }).toEqual({ background, format, title, same: 0 })
+          await expectSameRender(reused, await renderDocument(design(background), options, full))
+        }
+      }
   })
 
   it('layers › a dynamic run is kept only when its text repeats: one-off titles never push static layers out', async () => {

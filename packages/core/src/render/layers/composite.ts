@@ -12,50 +12,8 @@
  */
 import sharp from 'sharp'
 import { encodePixels, rawPixels, type RasterFormat, type RasterRegion } from '../encode.js'
-import { encodePngFast, ppmHeader, rgbaToRgb } from '../fast-png.js'
-
-/** A canvas to composite into: `pixels` holds `width × height × channels` bytes. */
-export interface Canvas {
-  width: number
-  height: number
-  /** 3: opaque RGB; 4: premultiplied RGBA. */
-  channels: 3 | 4
-  pixels: Buffer
-  /** `pixels` with room for a PPM header in front (RGB canvases), see fast-png.ts. */
-  framed?: Buffer
-}
-
-// Canvases by size in bytes, reused from render to render: a fresh 4.7 MB Buffer per render of
-// a 1080x1080 card leaves garbage that the GC reclaims late, which showed as peak RSS. One is
-// kept per size: a pool worker renders one document at a time.
-const spare = new Map<number, Buffer[]>()
-const SPARES_PER_SIZE = 1
-
-/**
- * A canvas holding a copy of `base` (same channels, whole canvas) or transparent; give it back
- * with {@link releaseCanvas}.
- *
- * @example const canvas = takeCanvas(1080, 1080, 3, below.pixels)
- */
-export function takeCanvas(width: number, height: number, channels: 3 | 4, base: Buffer | undefined): Canvas {
-  const header = channels === 3 ? ppmHeader(width, height) : ''
-  const size = header.length + width * height * channels
-  const buffer = spare.get(size)?.pop() ?? Buffer.allocUnsafe(size)
-  const pixels = header ? buffer.subarray(header.length) : buffer
-  if (header) buffer.write(header, 'latin1')
-  if (base) base.copy(pixels)
-  else pixels.fill(channels === 3 ? 255 : 0)
-  return { width, height, channels, pixels, ...(header ? { framed: buffer } : {}) }
-}
-
-/** Returns a canvas from {@link takeCanvas} once nothing reads it any more. */
-export function releaseCanvas(canvas: Canvas): void {
-  const buffer = canvas.framed ?? canvas.pixels
-  const list = spare.get(buffer.length) ?? []
-  if (list.length >= SPARES_PER_SIZE) return
-  list.push(buffer)
-  spare.set(buffer.length, list)
-}
+import { encodePngFast, rgbaToRgb } from '../fast-png.js'
+import type { Canvas } from './canvas.js'
 
 /** `round(v / 255)` for 0 ≤ v ≤ 255², exact. */
 const div255 = (v: number): number => {

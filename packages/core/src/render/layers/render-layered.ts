@@ -14,7 +14,8 @@ import { isOpaquePaint, layoutPass, visibleComponents, type Prepared } from '../
 import type { DetectedBox } from '../component-layout.js'
 import type { ResolvedDocument } from '../resolve-document.js'
 import type { RenderWarning } from '../types.js'
-import { encodeCanvas, paintOver, releaseCanvas, takeCanvas, toRgb } from './composite.js'
+import { compositeLayers, releaseCanvas } from './canvas.js'
+import { encodeCanvas, toRgb } from './composite.js'
 import { layerKey, type CachedLayer, type LayerCache } from './layer-cache.js'
 import { planLayers } from './plan-layers.js'
 
@@ -132,9 +133,7 @@ export async function renderLayered(
     if (above === undefined) return bail()
 
     const started = now()
-    const canvas = takeCanvas(width, height, channels, below?.pixels)
-    if (dynamic && dynamic.width > 0) paintOver(canvas, dynamic)
-    if (above && above.width > 0) paintOver(canvas, above)
+    const canvas = compositeLayers(width, height, channels, below?.pixels, dynamic && dynamic.width > 0 ? dynamic : undefined, above && above.width > 0 ? above : undefined)
     const composited = now()
     let bytes: Uint8Array
     try {
