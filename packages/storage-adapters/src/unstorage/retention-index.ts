@@ -27,8 +27,6 @@ export interface UnstorageRetentionIndexOptions {
   base?: string
 }
 
-
-
 /** The errors and checks of this store, shared with its memory, fs and Redis factories. */
 export const kit: StoreKit = storeKit({ label: 'retention-index', adapter: 'unstorage-retention-index', defaultBase: 'litho:retention' })
 /** Every method of the port: the Redis store forwards each to the store it loads. */

@@ -109,17 +109,10 @@ const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false, palette: fa
  * @example await encodeCanvas(canvas, 'jpeg', 80) // JPEG bytes
  */
 export async function encodeCanvas(canvas: Canvas, format: RasterFormat, quality: number): Promise<Uint8Array> {
-  const { width, height, channels, pixels } = canvas
-  if (channels === 3) {
-    if (format === 'png' && canvas.framed) {
-      const fast = await encodePngFast(canvas.framed)
-      if (fast) return fast
-    }
-    const image = sharp(pixels, { raw: { width, height, channels: 3 } })
-    if (format === 'png') return image.png(PNG_OPTIONS).toBuffer()
-    return encodePixels(image, format, quality, true, false)
-  }
-  const image = sharp(pixels, rawPixels(width, height, false))
+  const { width, height, channels, pixels, framed } = canvas
+  const fast = format === 'png' && framed ? await encodePngFast(framed) : undefined
+  if (fast) return fast
+  const image = sharp(pixels, channels === 3 ? { raw: { width, height, channels } } : rawPixels(width, height, false))
   if (format === 'png') return image.png(PNG_OPTIONS).toBuffer()
-  return encodePixels(image, format, quality, false)
+  return encodePixels(image, format, quality, channels === 3, channels === 4)
 }
