@@ -23,14 +23,37 @@ export function ppmHeader(width: number, height: number): string {
   return `P6\n${width} ${height}\n255\n`
 }
 
+// Pixels are read as little-endian 32-bit words (R in the low byte), as on every platform sharp
+// and resvg ship for; elsewhere, and for buffers not on a 4-byte boundary, the byte loop runs.
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
 /**
  * Copies the colour channels of opaque RGBA pixels into `out` (3 bytes a pixel): every pixel
- * is opaque, so premultiplied or not they are the same colours.
+ * is opaque, so premultiplied or not they are the same colours. Four pixels at a time as
+ * 32-bit words (four words in, three out) when both buffers are 4-byte aligned: a quarter of
+ * the loop's turns, which matters most on cold code (the first render of a process converts a
+ * whole bottom layer before the loop is optimised: ~20 ms byte by byte on the reference card).
  *
  * @example rgbaToRgb(rendered.pixels, Buffer.allocUnsafe(1080 * 1080 * 3))
  */
-export function rgbaToRgb(rgba: Uint8Array, out: Buffer): Buffer {
-  for (let s = 0, d = 0; s < rgba.length; s += 4, d += 3) {
+export function rgbaToRgb<T extends Uint8Array>(rgba: Uint8Array, out: T): T {
+  const pixels = rgba.length >> 2
+  let done = 0
+  if (LITTLE_ENDIAN && rgba.byteOffset % 4 === 0 && out.byteOffset % 4 === 0) {
+    const quads = pixels >> 2
+    const src = new Uint32Array(rgba.buffer, rgba.byteOffset, quads * 4)
+    const dst = new Uint32Array(out.buffer, out.byteOffset, quads * 3)
+    for (let s = 0, d = 0; d < dst.length; s += 4, d += 3) {
+      const b = src[s + 1]!
+      const c = src[s + 2]!
+      // Bytes out: R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3 (each word's alpha byte dropped).
+      dst[d] = (src[s]! & 0xffffff) | (b << 24)
+      dst[d + 1] = ((b >>> 8) & 0xffff) | (c << 16)
+      dst[d + 2] = ((c >>> 16) & 0xff) | (src[s + 3]! << 8)
+    }
+    done = quads * 4
+  }
+  for (let s = done * 4, d = done * 3; s < rgba.length; s += 4, d += 3) {
     out[d] = rgba[s]!
     out[d + 1] = rgba[s + 1]!
     out[d + 2] = rgba[s + 2]!
@@ -45,11 +68,22 @@ export function rgbaToRgb(rgba: Uint8Array, out: Buffer): Buffer {
  * @example await opaquePngFast(rendered.pixels, 1080, 1080)
  */
 export async function opaquePngFast(rgba: Uint8Array, width: number, height: number): Promise<Buffer | undefined> {
+  return encodePngFast(framedRgb(rgba, width, height))
+}
+
+/**
+ * `rgba` (opaque) as RGB behind a PPM header, the header placed so that the pixels start on a
+ * 4-byte boundary (the word-wise path of {@link rgbaToRgb}).
+ *
+ * @example framedRgb(rendered.pixels, 1080, 1080).subarray(0, 2).toString() // 'P6'
+ */
+export function framedRgb(rgba: Uint8Array, width: number, height: number): Buffer {
   const header = ppmHeader(width, height)
-  const framed = Buffer.allocUnsafe(header.length + width * height * 3)
+  const lead = (4 - (header.length % 4)) % 4
+  const framed = Buffer.allocUnsafe(lead + header.length + width * height * 3).subarray(lead)
   framed.write(header, 'latin1')
   rgbaToRgb(rgba, framed.subarray(header.length))
-  return encodePngFast(framed)
+  return framed
 }
 
 /**
