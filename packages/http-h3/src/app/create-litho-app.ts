@@ -199,11 +199,16 @@ export function createLithoApp(options: LithoAppOptions): H3 {
  * script. In one place, so no route can forget it.
  */
 async function withSecurityHeaders(event: H3Event, next: () => unknown): Promise<unknown> {
-  // For handlers that return a value rather than a Response, and h3's own errors (a 404, a malformed URL).
-  event.res.headers.set('x-content-type-options', 'nosniff')
+  // For h3's own errors (a 404, a malformed URL) and errors thrown by handlers.
   event.res.errHeaders.set('x-content-type-options', 'nosniff')
   const result = await next()
-  if (!(result instanceof Response)) return result
+  if (!(result instanceof Response)) {
+    // For handlers that return a value rather than a Response: h3 adds it when it makes one.
+    // Only then: a Response with headers prepared on the event is copied by h3 into a new one,
+    // whose body is then read as a web stream instead of written to the socket as it is.
+    event.res.headers.set('x-content-type-options', 'nosniff')
+    return result
+  }
   try {
     result.headers.set('x-content-type-options', 'nosniff')
     return result

@@ -10,6 +10,7 @@
 import { LithoError, quotaOfError, toQuotaErrorBody, type LithoErrorCode, type LithoIssue } from '@litho/core'
 import { BearerVerifierUnavailableError, BodyTooLargeError } from '@litho/auth-adapters'
 import { onError, type Middleware } from 'h3'
+import { FastResponse } from 'srvx'
 import { ZodError } from 'zod'
 import { quotaHeaders } from './render-response.js'
 
@@ -57,7 +58,7 @@ const VERIFIER_RETRY_AFTER_SECONDS = 5
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   const h = new Headers(headers)
   h.set('content-type', 'application/json; charset=utf-8')
-  return new Response(JSON.stringify(body), { status, headers: h })
+  return new FastResponse(JSON.stringify(body), { status, headers: h })
 }
 
 /** An error body: `{ success: false, message }` (docs/http-reference.md, Error), plus a code and issues for programs, e.g. `errorJson(404, 'no such file')`. */

@@ -48,12 +48,13 @@ export function observeRequests(options: ObserveOptions): Middleware {
     const started = performance.now()
     const context = event.context as ObservedContext
     const id = (context.requestId ??= requestIdOf(event.req.headers.get(REQUEST_ID_HEADER)))
-    event.res.headers.set(REQUEST_ID_HEADER, id)
     event.res.errHeaders.set(REQUEST_ID_HEADER, id)
     let status = 500
     try {
       const result = await next()
       if (!(result instanceof Response)) {
+        // Set on the event only for a value (see withSecurityHeaders): a Response gets it below.
+        event.res.headers.set(REQUEST_ID_HEADER, id)
         status = event.res.status ?? 200
         return result
       }

@@ -5,6 +5,7 @@
  * @module app/render-response
  */
 import type { QuotaState, RenderWarning } from '@litho/core'
+import { FastResponse } from 'srvx'
 import { json } from './errors.js'
 
 /** Quota headers on every metered response, so clients can pace themselves, e.g. `quotaHeaders(result.quota)`. */
@@ -40,7 +41,7 @@ export function renderOutcomeResponse(result: RenderOutcome, options: { name: st
   if (result.warnings.length > 0) headers['x-litho-warnings'] = String(result.warnings.length)
   if (result.delivery !== 'stream') return json(result.body, 200, headers)
   const extension = result.format === 'jpeg' ? 'jpg' : result.format
-  return new Response(result.bytes, {
+  return new FastResponse(result.bytes, {
     status: 200,
     headers: {
       ...headers,

@@ -8,6 +8,7 @@ import type { UrlSigner } from '@litho/core'
 import type { FileStore } from '@litho/core/contracts'
 import { verifyFileRequest } from '@litho/storage-adapters/file-store'
 import { getRouterParam, type H3Event } from 'h3'
+import { FastResponse } from 'srvx'
 import { errorJson } from './errors.js'
 
 /**
@@ -39,5 +40,5 @@ export async function serveStoredFile(event: H3Event, deps: { files: FileStore; 
     'x-content-type-options': 'nosniff',
     'last-modified': new Date(file.createdAt).toUTCString(),
   }
-  return new Response(event.req.method === 'HEAD' ? null : bytes, { status: 200, headers })
+  return new FastResponse(event.req.method === 'HEAD' ? null : bytes, { status: 200, headers })
 }

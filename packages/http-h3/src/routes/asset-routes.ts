@@ -6,6 +6,7 @@
  * @module routes/asset-routes
  */
 import { AssetResourceSchema, DeleteAssetParamsSchema, DeletedAssetSchema, ListAssetsParamsSchema, MAX_ASSET_BYTES, MAX_ASSET_PIXELS, PaginatedAssetsSchema, deleteAsset, getAsset, invalidRequest, listAssets, parseDeleteAssetParams, parseListAssetsParams, readAssetContent, uploadAsset, type AssetServices } from '@litho/core'
+import { FastResponse } from 'srvx'
 import * as z from 'zod'
 import { json } from '../app/errors.js'
 import { readBoundedRequest } from '../app/read-json-body.js'
@@ -152,7 +153,7 @@ export const getAssetContentRoute = defineRoute({
     const { asset, bytes } = await readAssetContent(assetServices(app), { account, id: param('id') })
     // An SVG opened from this URL must not run anything, whatever a future sanitiser misses.
     const headers = { 'content-type': asset.contentType, 'content-length': String(bytes.byteLength), 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" }
-    return new Response(new Uint8Array(bytes), { status: 200, headers })
+    return new FastResponse(new Uint8Array(bytes), { status: 200, headers })
   },
 })
 
