@@ -43,6 +43,15 @@ export interface Renderer {
    * renderer written by an embedder may leave it out, and the services then call `render`.
    */
   renderResolved?(resolved: ResolvedDocument, output?: Partial<OutputOptions>): Promise<RenderResult>
+  /**
+   * Resolves once the renderer can render without loading or compiling anything: the render
+   * stack loaded, the built-in faces parsed, a small warm-up design rendered in JPEG and PNG
+   * (render/warm-up). Call it at start-up so that the first request does not pay for that
+   * (about 450 ms on a 2-core machine, which took the first render of a 1080×1080 card from
+   * ~700 to ~270 ms). Calling it again, or rendering meanwhile, is safe. Optional: a renderer
+   * written by an embedder may leave it out; the render pool's resolves once every thread is warm.
+   */
+  ready?(): Promise<void>
   /** Releases resources (threads, caches). */
   close(): Promise<void>
 }
@@ -72,11 +81,17 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  *
  * @example
  * const renderer = createRenderer()
+ * await renderer.ready() // at start-up: the first render then starts on warm code
  * const { bytes } = await renderer.render(design, { format: 'png', overrides: { 'title.text': 'Hi' } })
  */
-export function createRenderer(options: RendererOptions = {}): Renderer {
+export function createRenderer(options: RendererOptions = {}): Renderer & Required<Pick<Renderer, 'ready'>> {
   const context = createRenderContext(options)
+  let warming: Promise<void> | undefined
   return {
+    ready() {
+      warming ??= loadRenderStack().then(({ warmUp }) => warmUp(context))
+      return warming
+    },
     async render(document, renderOptions = {}) {
       try {
         // The pipeline loads on the first render, not when core is imported (render/stack).

@@ -7,3 +7,4 @@
  * @module render/stack
  */
 export { renderDocument, renderResolved } from './render-document.js'
+export { warmUp } from './warm-up.js'

@@ -10,11 +10,12 @@ import { Piscina } from 'piscina'
 import sharp from 'sharp'
 import { LithoError, type LithoErrorCode, type LithoIssue } from '../errors.js'
 import type { OutputOptions } from './defaults.js'
-import { renderDocument, renderResolved, type RenderResult } from './render-document.js'
+import { renderResolved, type RenderResult } from './render-document.js'
 import { loadPdfKit } from './pdf.js'
 import { createRenderContext, type RendererOptions } from './renderer.js'
 import type { ResolvedDocument } from './resolve-document.js'
 import { createSourceStore } from './source-handles.js'
+import { warmUp } from './warm-up.js'
 
 /** Data every worker starts with. */
 export interface WorkerData {
@@ -49,17 +50,6 @@ sharp.cache(false)
 const context = createRenderContext((workerData as WorkerData | undefined)?.renderer ?? {})
 const sources = createSourceStore()
 
-const WARM_UP = {
-  version: 2,
-  width: 64,
-  height: 64,
-  background: '#ffffff',
-  components: [
-    { type: 'text', key: 'r', width: 64, height: 32, text: 'Aa', fontWeight: 400 },
-    { type: 'text', key: 'b', y: 32, width: 64, height: 32, text: 'Aa', fontWeight: 700 },
-  ],
-}
-
 let warmed: Promise<unknown> | undefined
 
 /**
@@ -78,7 +68,7 @@ function moveBytes(result: RenderResult): WorkerReply {
 /** Runs one task. */
 export default async function run(task: WorkerTask): Promise<WorkerReply> {
   // A warm worker has pdfkit loaded too (render/pdf loads it lazily for in-process renderers).
-  warmed ??= Promise.all([renderDocument(WARM_UP, { format: 'png' }, context), loadPdfKit()]).catch(() => undefined)
+  warmed ??= Promise.all([warmUp(context), loadPdfKit()]).catch(() => undefined)
   await warmed
   if (task.kind === 'warm') return { ok: true }
   if (!sources.restore(task.resolved, task.handles ?? [], task.texts)) return { ok: false, missing: true }
