@@ -3,7 +3,7 @@
  * on the 1080x1080 reference card 9-12 ms against 35 ms for sharp at zlib level 2, for a file
  * about 10 % larger (docs/performance.md, "Encoders"). Its raw-pixel entry takes RGBA only; RGB
  * rows reach it as a binary PPM (P6), whose whole header is `P6\n<width> <height>\n255\n`, so
- * canvases are allocated with that header in front of their pixels (layers/composite.ts) and
+ * canvases are allocated with that header in front of their pixels ({@link allocFramedRgb}) and
  * nothing is copied. Loaded on the first PNG; where the native package cannot load (a platform without
  * its prebuilt binary), sharp encodes instead.
  *
@@ -23,9 +23,11 @@ export function ppmHeader(width: number, height: number): string {
   return `P6\n${width} ${height}\n255\n`
 }
 
-// Pixels are read as little-endian 32-bit words (R in the low byte), as on every platform sharp
-// and resvg ship for; elsewhere, and for buffers not on a 4-byte boundary, the byte loop runs.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+/**
+ * Whether this host is little-endian: pixels are then read as 32-bit words with R in the low byte
+ * (every platform sharp and resvg ship for); elsewhere, the byte loops run.
+ */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
 
 /**
  * Copies the colour channels of opaque RGBA pixels into `out` (3 bytes a pixel): every pixel
@@ -78,12 +80,24 @@ export async function opaquePngFast(rgba: Uint8Array, width: number, height: num
  * @example framedRgb(rendered.pixels, 1080, 1080).subarray(0, 2).toString() // 'P6'
  */
 export function framedRgb(rgba: Uint8Array, width: number, height: number): Buffer {
+  const { framed, pixels } = allocFramedRgb(width, height)
+  rgbaToRgb(rgba, pixels)
+  return framed
+}
+
+/**
+ * A new RGB buffer of `width × height` pixels behind its PPM header: `framed` is the whole (what
+ * {@link encodePngFast} takes), `pixels` the rows, starting on a 4-byte boundary. The rows are not
+ * initialised.
+ *
+ * @example allocFramedRgb(1080, 1080).pixels.length // 3499200
+ */
+export function allocFramedRgb(width: number, height: number): { framed: Buffer; pixels: Buffer } {
   const header = ppmHeader(width, height)
   const lead = (4 - (header.length % 4)) % 4
   const framed = Buffer.allocUnsafe(lead + header.length + width * height * 3).subarray(lead)
   framed.write(header, 'latin1')
-  rgbaToRgb(rgba, framed.subarray(header.length))
-  return framed
+  return { framed, pixels: framed.subarray(header.length) }
 }
 
 /**

@@ -9,7 +9,7 @@
  * @module render/layers/canvas
  */
 import type { RasterRegion } from '../encode.js'
-import { ppmHeader } from '../fast-png.js'
+import { allocFramedRgb } from '../fast-png.js'
 import { paintOver } from './composite.js'
 
 /** A canvas to composite into: `pixels` holds `width × height × channels` bytes. */
@@ -56,11 +56,8 @@ function restore(canvas: Canvas, base: Buffer | undefined, rect: Rect): void {
 }
 
 function newCanvas(width: number, height: number, channels: 3 | 4): Canvas {
-  const header = channels === 3 ? ppmHeader(width, height) : ''
-  const buffer = Buffer.allocUnsafe(header.length + width * height * channels)
-  if (header) buffer.write(header, 'latin1')
-  const pixels = header ? buffer.subarray(header.length) : buffer
-  return { width, height, channels, pixels, ...(header ? { framed: buffer } : {}) }
+  if (channels === 4) return { width, height, channels, pixels: Buffer.allocUnsafe(width * height * 4) }
+  return { width, height, channels, ...allocFramedRgb(width, height) }
 }
 
 /**

@@ -12,7 +12,7 @@
  */
 import sharp from 'sharp'
 import { encodePixels, rawPixels, type RasterFormat, type RasterRegion } from '../encode.js'
-import { encodePngFast, rgbaToRgb } from '../fast-png.js'
+import { LITTLE_ENDIAN, encodePngFast, rgbaToRgb } from '../fast-png.js'
 import type { Canvas } from './canvas.js'
 
 /** `round(v / 255)` for 0 ≤ v ≤ 255², exact. */
@@ -30,10 +30,6 @@ const div255 = (v: number): number => {
 export function toRgb(rgba: Buffer): Buffer {
   return rgbaToRgb(rgba, Buffer.allocUnsafe((rgba.length / 4) * 3))
 }
-
-// Pixels are read as little-endian 32-bit words (R in the low byte): what every platform sharp
-// and resvg ship for is. On another, the byte-wise loop runs.
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
 
 /** `layer.pixels` as 32-bit words, copied to an aligned buffer when they are not 4-aligned. */
 function wordsOf(pixels: Buffer): Uint32Array {
