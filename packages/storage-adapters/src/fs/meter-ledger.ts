@@ -20,8 +20,8 @@
  *
  * @module fs/meter-ledger
  */
-import { appendFile, close, fstat, mkdir, open, read, stat, write, type BigIntStats } from 'node:fs'
-import { dirname } from 'node:path'
+import { appendFile, close, fstat, open, read, write, type BigIntStats } from 'node:fs'
+import { creatingDir, statOrNull } from '../kit/fs-calls.js'
 import { parseHourIso } from './meter-layout.js'
 
 /** The first instant of an hour as a ledger line writes it, or `-` for units that count in no hour (written before the history existed). */
@@ -203,17 +203,6 @@ export function createLedgerCache(maxEntries: number): LedgerCache {
   }
 }
 
-/** `stat(2)` with bigint times; null when the file does not exist. */
-function statOrNull(path: string): Promise<BigIntStats | null> {
-  return new Promise((resolve, reject) =>
-    stat(path, { bigint: true }, (error, stats) => {
-      if (error === null) resolve(stats)
-      else if (error.code === 'ENOENT') resolve(null)
-      else reject(error)
-    }),
-  )
-}
-
 /** The bytes [from, to) of a file, as text. */
 function readRange(path: string, from: number, to: number): Promise<string> {
   return new Promise((resolve, reject) =>
@@ -245,19 +234,11 @@ export function appendWithStats(path: string, text: string): Promise<BigIntStats
         })
       }),
     )
-  return attempt().catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error
-    await new Promise<void>((resolve, reject) => mkdir(dirname(path), { recursive: true }, (e) => (e ? reject(e) : resolve())))
-    return attempt()
-  })
+  return creatingDir(path, attempt)
 }
 
 /** Appends `text` to a file in one `write(2)` with `O_APPEND` (open, write, close), creating it and its directory when missing. */
 export function appendText(path: string, text: string): Promise<void> {
   const attempt = (): Promise<void> => new Promise((resolve, reject) => appendFile(path, text, (error) => (error ? reject(error) : resolve())))
-  return attempt().catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error
-    await new Promise<void>((resolve, reject) => mkdir(dirname(path), { recursive: true }, (e) => (e ? reject(e) : resolve())))
-    return attempt()
-  })
+  return creatingDir(path, attempt)
 }

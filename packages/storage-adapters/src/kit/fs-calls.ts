@@ -8,7 +8,7 @@
  *
  * @module kit/fs-calls
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs'
+import { mkdir, readFile, rename, stat, writeFile, type BigIntStats } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** A file's bytes, or null when it does not exist (ENOENT) or is a directory (EISDIR), as the unstorage fs driver reads. */
@@ -27,14 +27,32 @@ export function readFileOrNull(path: string, encoding?: 'utf8'): Promise<Buffer 
   })
 }
 
-/** Writes a whole file, creating its directory when missing (tried first, created only on ENOENT). */
-export function writeFileCreatingDir(path: string, data: string | Uint8Array): Promise<void> {
-  const attempt = (): Promise<void> => new Promise((resolve, reject) => writeFile(path, data, (error) => (error ? reject(error) : resolve())))
+/** `stat(2)` with bigint times; null when the file does not exist. */
+export function statOrNull(path: string): Promise<BigIntStats | null> {
+  return new Promise((resolve, reject) =>
+    stat(path, { bigint: true }, (error, stats) => {
+      if (error === null) resolve(stats)
+      else if (error.code === 'ENOENT') resolve(null)
+      else reject(error)
+    }),
+  )
+}
+
+/**
+ * Runs `attempt` (a write to `path`); when it fails with ENOENT, creates `path`'s directory and
+ * runs it once more. The directory is created only when missing, not before every write.
+ */
+export function creatingDir<T>(path: string, attempt: () => Promise<T>): Promise<T> {
   return attempt().catch(async (error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT') throw error
     await new Promise<void>((resolve, reject) => mkdir(dirname(path), { recursive: true }, (e) => (e ? reject(e) : resolve())))
     return attempt()
   })
+}
+
+/** Writes a whole file, creating its directory when missing (tried first, created only on ENOENT). */
+export function writeFileCreatingDir(path: string, data: string | Uint8Array): Promise<void> {
+  return creatingDir(path, () => new Promise((resolve, reject) => writeFile(path, data, (error) => (error ? reject(error) : resolve()))))
 }
 
 /** `rename(2)`: atomic over an existing file on POSIX file systems. */

@@ -18,8 +18,7 @@
  *
  * @module kit/stat-read-cache
  */
-import { stat, type BigIntStats } from 'node:fs'
-import { readFileOrNull } from './fs-calls.js'
+import { readFileOrNull, statOrNull } from './fs-calls.js'
 
 /** See {@link createStatReadCache}. */
 export interface StatReadCache {
@@ -53,19 +52,10 @@ export function createStatReadCache(maxBytes: number): StatReadCache {
     drop(`s\0${path}`)
   }
 
-  const statOf = (path: string): Promise<BigIntStats | null> =>
-    new Promise((resolve, reject) =>
-      stat(path, { bigint: true }, (error, stats) => {
-        if (error === null) resolve(stats)
-        else if (error.code === 'ENOENT') resolve(null)
-        else reject(error)
-      }),
-    )
-
   return {
     async read(path, encoding) {
       const key = `${encoding === undefined ? 'b' : 's'}\0${path}`
-      const stats = await statOf(path)
+      const stats = await statOrNull(path)
       if (stats === null || !stats.isFile()) {
         forget(path)
         return null
@@ -83,7 +73,7 @@ export function createStatReadCache(maxBytes: number): StatReadCache {
       const size = typeof value === 'string' ? value.length * 2 : value.byteLength
       // Kept only when the file was not rewritten while it was read: its identity still matches.
       if (size <= maxBytes / 4 && BigInt(typeof value === 'string' ? Buffer.byteLength(value) : value.byteLength) === stats.size) {
-        const after = await statOf(path)
+        const after = await statOrNull(path)
         if (after !== null && `${after.dev}:${after.ino}:${after.size}:${after.mtimeNs}:${after.ctimeNs}` === identity) {
           entries.set(key, { identity, value, size })
           total += size
